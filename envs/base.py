@@ -1,0 +1,321 @@
+"""One PettingZoo AEC implementation that drives any cardzoo rules engine through any encoder.
+
+A game module (``cubirds_v0``, ...) describes its game with a :class:`GameSpec` and subclasses
+:class:`CardGameEnv` only to attach its metadata and doc page. Turn order, rewards, truncation,
+input checking and rendering live here, once, for every game.
+
+Checks that PettingZoo's classic envs get from stacked wrappers (order enforcing, bounds,
+illegal-move termination) are done inline here, so ``env()`` costs no more than ``raw_env()``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+
+from cardzoo.envs.core import IllegalMoveError
+
+
+class IllegalActionError(IllegalMoveError):
+    """An action the env cannot accept now: illegal move, bad id or type, wrong time.
+
+    A ``ValueError``; the game state is unchanged when it is raised.
+    """
+
+
+ILLEGAL_ACTION_MODES = ("raise", "terminate")
+REWARD_MODES = ("win_loss", "score")
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What the generic env needs to know about one game."""
+
+    name: str  # plain name, e.g. "cubirds"
+    version: int  # env version: the module is f"{name}_v{version}"
+    title: str  # display name, e.g. "Cubirds"
+    config_cls: type  # the engine's frozen Config dataclass
+    state_cls: type  # the engine's State
+    encoders: dict[str, Callable[[Any], Any]]  # encoder name -> class taking the config
+    default_encoder: str = "default"
+    player_counts: tuple[int, ...] = (2,)
+    variants: dict[str, dict[str, Any]] = field(default_factory=dict)  # name -> config overrides
+
+    @property
+    def env_name(self) -> str:
+        return f"{self.name}_v{self.version}"
+
+    def config_options(self) -> list[str]:
+        return [f.name for f in fields(self.config_cls)]
+
+    def make_config(self, **options: Any) -> Any:
+        """Build the game's Config; unknown option names get a ValueError listing the valid ones."""
+        valid = self.config_options()
+        unknown = [k for k in options if k not in valid]
+        if unknown:
+            raise ValueError(
+                f"unknown {self.title} option(s) {unknown}; valid options: {', '.join(valid)}"
+            )
+        return self.config_cls(**options)
+
+
+class CardGameEnv(AECEnv, EzPickle):
+    """PettingZoo AEC env for a cardzoo game. Use a game module's ``env()``/``raw_env()``.
+
+    Args:
+        encoder: name of one of the game's encoders (``metadata["encoders"]`` lists them).
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns text) or ``"human"`` (prints it).
+        illegal_action: ``"raise"`` (default) raises :class:`IllegalActionError` naming the action,
+            the player and the legal actions, leaving the state unchanged; ``"terminate"`` is the
+            PettingZoo classic behaviour: the offender gets -1, everyone else 0, the game ends.
+        reward: ``"win_loss"`` (default): 0 until the end, then winners share +1 and losers share
+            -1 (a draw, or everyone winning, gives 0 to all); ``"score"``: at the end, each player
+            gets its game score minus the mean score of the others (zero-sum).
+        **config: the game's rule options (see the game's ``Config``), e.g. ``num_players=3``.
+    """
+
+    game: GameSpec  # set by each game module's subclass
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False}
+
+    def __init__(
+        self,
+        encoder: str | None = None,
+        render_mode: str | None = None,
+        illegal_action: str = "raise",
+        reward: str = "win_loss",
+        **config: Any,
+    ) -> None:
+        EzPickle.__init__(self, encoder, render_mode, illegal_action, reward, **config)
+        super().__init__()
+        game = self.game
+        self.config = game.make_config(**config)
+        encoder = game.default_encoder if encoder is None else encoder
+        if encoder not in game.encoders:
+            raise ValueError(
+                f"unknown encoder {encoder!r} for {game.name}; available: {list(game.encoders)}"
+            )
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(
+                f"invalid render_mode {render_mode!r}; allowed: None, "
+                + ", ".join(repr(m) for m in self.metadata["render_modes"])
+            )
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(
+                f"invalid illegal_action {illegal_action!r}; allowed: {list(ILLEGAL_ACTION_MODES)}"
+            )
+        if reward not in REWARD_MODES:
+            raise ValueError(f"invalid reward {reward!r}; allowed: {list(REWARD_MODES)}")
+        self.encoder = game.encoders[encoder](self.config)
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.reward_mode = reward
+        self.max_turns: int = getattr(self.config, "max_turns", 1000)
+
+        n = self.config.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        num_actions = self.encoder.num_actions
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    low=0.0, high=self.encoder.high, shape=(self.encoder.size,), dtype=np.float32
+                ),
+                "action_mask": spaces.Box(low=0, high=1, shape=(num_actions,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
+        # The metadata names the encoder in use, so logged runs record what they trained on.
+        self.metadata = {
+            **self.metadata,
+            "encoder": encoder,
+            "encoder_version": self.encoder.version,
+        }
+        self.state: Any = None
+        self._rng: np.random.Generator | None = None
+        self._mask: np.ndarray | None = None  # mask of the agent to act, built lazily
+
+    # -- spaces ---------------------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # -- episode --------------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a new game. The same ``seed`` always gives the same game.
+
+        Without a seed, the env draws the next game from its own generator (seeded from the OS
+        on first use), never from the global ``random``/``np.random`` states.
+        """
+        if seed is not None or self._rng is None:
+            self._rng = np.random.default_rng(seed)
+        self.state = self.game.state_cls(self.config, seed=int(self._rng.integers(2**63)))
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._mask = None
+        self.agent_selection = self.agents[self.state.current_player]
+
+    def step(self, action: int | None) -> None:
+        """Play ``action`` (an action id) for ``agent_selection``."""
+        state = self.state
+        if state is None:
+            raise RuntimeError("step() called before reset()")
+        agent = self.agent_selection
+        if self.terminations.get(agent, True) or self.truncations.get(agent, True):
+            if not self.agents:
+                raise IllegalActionError(
+                    "step() called after the episode ended and every agent was removed; "
+                    "call reset() to start a new game"
+                )
+            if action is not None:
+                raise IllegalActionError(
+                    f"{agent} is done (the game has ended); its only valid action is None, "
+                    f"got {action!r}"
+                )
+            self._was_dead_step(action)
+            return
+
+        if type(action) is not int:
+            action = self._coerce_action(action, agent)
+        if not 0 <= action < self.encoder.num_actions:
+            raise IllegalActionError(
+                f"action {action} for {agent} is out of range 0..{self.encoder.num_actions - 1}"
+            )
+        if not state.is_legal(action):
+            if self.illegal_action == "raise":
+                raise IllegalActionError(self._illegal_message(action, agent))
+            self._end_for_illegal(agent)
+            return
+
+        state.apply_id(action)
+        self._mask = None
+        if state.terminal:
+            self._end_game()
+        elif state.turn >= self.max_turns:
+            for a in self.agents:
+                self.truncations[a] = True
+        else:
+            self.agent_selection = self.possible_agents[state.current_player]
+
+    def step_as(self, agent: str, action: int | None) -> None:
+        """``step(action)`` after checking that it is ``agent``'s turn (out-of-turn guard)."""
+        if agent != self.agent_selection:
+            raise IllegalActionError(
+                f"it is {self.agent_selection}'s turn, not {agent}'s; action {action!r} rejected"
+            )
+        self.step(action)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``{"observation": float32 vector, "action_mask": int8 mask}`` for ``agent``.
+
+        The mask is all zeros for an agent that is not to act.
+        """
+        state = self.state
+        if state is None:
+            raise RuntimeError("observe() called before reset()")
+        seat = self._seat[agent]
+        obs = self.encoder.encode(state, seat)
+        if seat == state.current_player and agent == self.agent_selection:
+            if self._mask is None:
+                self._mask = self.encoder.mask(state)
+            mask = self._mask.copy()
+        else:
+            mask = np.zeros(self.encoder.num_actions, dtype=np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            from gymnasium import logger
+
+            logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            return None
+        if self.state is None:
+            text = f"{self.game.title}: call reset() first"
+        else:
+            text = self.state.render()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    # -- helpers for agents and humans ----------------------------------------------------------
+
+    def legal_actions(self) -> list[int]:
+        """Legal action ids for the agent to act."""
+        return self.state.legal_move_ids() if self.state is not None else []
+
+    def view(self, agent: str) -> Any:
+        """The engine's readable record of what ``agent`` may see (``State.view``)."""
+        return self.state.view(self._seat[agent])
+
+    def action_to_move(self, action: int) -> Any:
+        return self.encoder.action_to_move(action)
+
+    # -- internals ------------------------------------------------------------------------------
+
+    def _coerce_action(self, action: Any, agent: str) -> int:
+        if isinstance(action, (np.integer,)) or (
+            isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu"
+        ):
+            return int(action)
+        raise IllegalActionError(
+            f"action for {agent} must be an int action id, got {type(action).__name__} {action!r}"
+        )
+
+    def _illegal_message(self, action: int, agent: str) -> str:
+        legal = self.state.legal_move_ids()
+        shown = ", ".join(f"{a} ({self.encoder.action_to_move(a)})" for a in legal)
+        return (
+            f"illegal action {action} ({self.encoder.action_to_move(action)}) for {agent}; "
+            f"legal actions: {shown}"
+        )
+
+    def _end_game(self) -> None:
+        state = self.state
+        n = state.num_players
+        if self.reward_mode == "score":
+            scores = state.scores()
+            total = sum(scores)
+            values = [s - (total - s) / (n - 1) for s in scores]
+        else:
+            values = _win_loss(state.winners(), n)
+        for a, v in zip(self.possible_agents, values):
+            self.rewards[a] = float(v)
+            self.terminations[a] = True
+        self.infos = {
+            a: {"winners": state.winners(), "end_reason": getattr(state, "end_reason", None)}
+            for a in self.agents
+        }
+        self._accumulate_rewards()
+
+    def _end_for_illegal(self, agent: str) -> None:
+        for a in self.agents:
+            self.rewards[a] = -1.0 if a == agent else 0.0
+            self.terminations[a] = True
+            self.infos[a] = {"illegal_move": agent}
+        self._accumulate_rewards()
+
+
+def _win_loss(winners: tuple[int, ...], n: int) -> list[float]:
+    """Winners share +1, losers share -1; nobody or everybody winning is a draw (all 0)."""
+    k = len(winners)
+    if k == 0 or k == n:
+        return [0.0] * n
+    return [1.0 / k if q in winners else -1.0 / (n - k) for q in range(n)]

@@ -1,0 +1,97 @@
+"""The contract every cardzoo rules engine follows, and the small helpers they share.
+
+A rules engine lives in ``envs/<game>/`` and imports nothing from RL libraries. It exposes:
+
+``Config``
+    A frozen dataclass holding the player count and every rule option of the game's rules spec,
+    with the documented defaults. ``__post_init__`` validates each field and raises ``ValueError``
+    naming the option and its allowed values (use :func:`check_option`).
+
+``MOVES`` / ``MOVE_INDEX``
+    The game's *move universe*: a tuple of every move that can ever be legal, each a small,
+    hashable, readable value (a named tuple) whose ``str()`` reads like the rulebook, and the
+    inverse mapping ``MOVE_INDEX[move] -> id``. Move ids are stable across versions of the engine;
+    encoders use them as (or map them to) action ids, so the hot path never builds move objects.
+
+``State``
+    The whole game state. It owns its ``numpy.random.Generator`` (never the global RNGs) and offers:
+
+    - ``State(config, seed=None)``: a new game, shuffled and dealt;
+    - attributes ``config``, ``num_players``, ``current_player`` (``-1`` once terminal),
+      ``terminal`` (bool) and ``turn`` (completed turns, used for the ``max_turns`` truncation);
+    - ``legal_move_ids() -> list[int]`` (ascending) and ``legal_moves() -> list[Move]``;
+    - ``apply(move)``: accepts a move or a move id; an illegal one raises :class:`IllegalMoveError`
+      and leaves the state unchanged;
+    - ``winners() -> tuple[int, ...]`` once terminal (empty tuple = nobody won, e.g. a draw);
+    - ``scores() -> tuple[float, ...]``, the game's own score per player, where it has one;
+    - ``clone()``: a cheap, independent copy (including the RNG state);
+    - ``view(player)``: a read-only record of everything that player may see and nothing else
+      (rules spec, section "Information");
+    - ``determinize(player, rng)``: a clone in which everything ``player`` cannot see has been
+      resampled consistently with what they can see (used by the hidden-information tests and by
+      search agents);
+    - ``census() -> dict[str, list[int]]``: card counts per card kind for every zone; the zones
+      always add up to ``CARD_TOTALS`` (used by the conservation tests);
+    - ``render() -> str``: a human-readable table of the whole state with card names.
+
+A turn made of several decisions (Cubirds: lay, then maybe draw, then maybe flock) is a sequence of
+moves by the same ``current_player``; each decision is one environment step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+
+class IllegalMoveError(ValueError):
+    """A move that the rules do not allow in the current state. The state is left unchanged."""
+
+
+def check_option(name: str, value: Any, allowed: Iterable[Any]) -> None:
+    """Raise ``ValueError`` naming ``name`` and the allowed values unless ``value`` is allowed."""
+    allowed = list(allowed)
+    # bool is an int subclass: True must not pass as the seat index 1, nor 1 as True.
+    ok = any(value == a and type(value) is type(a) for a in allowed)
+    if not ok:
+        shown = ", ".join(repr(a) for a in allowed)
+        raise ValueError(f"invalid value {value!r} for option {name!r}; allowed: {shown}")
+
+
+def check_int_range(name: str, value: Any, low: int, high: int | None = None) -> None:
+    """Raise ``ValueError`` unless ``value`` is an int in ``[low, high]`` (no upper bound if None)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"option {name!r} must be an int, got {value!r}")
+    if value < low or (high is not None and value > high):
+        upper = "" if high is None else f"..{high}"
+        raise ValueError(f"invalid value {value!r} for option {name!r}; allowed: {low}{upper}")
+
+
+def check_first_player(value: Any, num_players: int) -> None:
+    """Validate the common ``first_player`` option: ``"random"`` or a seat index."""
+    check_option("first_player", value, ["random", *range(num_players)])
+
+
+def make_rng(seed: int | np.random.Generator | None) -> np.random.Generator:
+    """A private generator from a seed (int or None) or an existing generator (used as is)."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
+        raise TypeError(f"seed must be an int, None or numpy.random.Generator, got {seed!r}")
+    return np.random.default_rng(seed)
+
+
+def clone_rng(rng: np.random.Generator) -> np.random.Generator:
+    """An independent generator in exactly the same state (cheaper than ``copy.deepcopy``)."""
+    bit_generator = type(rng.bit_generator)()
+    bit_generator.state = rng.bit_generator.state
+    return np.random.Generator(bit_generator)
+
+
+def resolve_first_player(value: int | str, num_players: int, rng: np.random.Generator) -> int:
+    """The seat that starts: a fixed seat, or one drawn from the game's own RNG."""
+    if value == "random":
+        return int(rng.integers(num_players))
+    return int(value)

@@ -1,0 +1,758 @@
+"""Cubirds rules engine (Stefan Alexander, Catch Up Games 2018), 2-5 players.
+
+Implements ``../shared/rules/cubirds.md`` exactly; the section numbers below refer to it. No RL
+imports: a researcher can use :class:`State` alone for search or analysis.
+
+Representation (chosen for a fast hot path):
+
+- hands, collections and the public "known cards" are lists of 8 counts (one per species);
+- a row is a list of species ids, index 0 = its left end;
+- the draw pile is a list whose **last** element is its top card (``pop()`` draws);
+- the discard pile is a list of 8 counts (its order never matters: it is shuffled before reuse).
+
+A turn is a sequence of decisions by the same player, each one move:
+
+========  =====================================================  =========================
+phase     legal moves                                            move ids
+========  =====================================================  =========================
+lay       ``Lay(species, row, end)`` for every species in hand   ``species*8 + row*2 + end``
+draw      ``Draw(False)`` (decline), ``Draw(True)`` (take 2)     64, 65
+flock     ``Flock(species)`` with hand count >= small flock,     ``66 + species``; pass 74
+          or ``Flock(None)`` (pass)
+========  =====================================================  =========================
+
+The draw phase exists only after a lay that captured nothing (§4.1). The flock phase is skipped
+when passing is the only choice (§4.2 allows it): the public record is the same as a voluntary
+pass, because no observation reveals whether a flock was possible.
+
+Decisions taken here where the rules spec leaves a detail open:
+
+- Rows, refills and deals draw from the top of the pack; the setup deal gives 8 cards to each
+  player at a time, dealer first, and the round-end deal does the same (§3, §5).
+- With ``reveal_round_end_discards=False`` the discard-pile composition a player may see covers
+  only cards revealed by flocks (a player is not credited with remembering their own discarded
+  hand); the hidden part is resampled by :meth:`State.determinize`.
+- ``turn`` counts completed turns; a round-ending turn counts once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from cardzoo.envs.core import (
+    IllegalMoveError,
+    check_first_player,
+    check_int_range,
+    check_option,
+    clone_rng,
+    make_rng,
+    resolve_first_player,
+)
+from cardzoo.envs.cubirds.data import (
+    BIG_FLOCK,
+    CARD_COUNTS,
+    DRAW_OPTION_CARDS,
+    HAND_SIZE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NUM_ROWS,
+    NUM_SPECIES,
+    ROW_SETUP_SIZE,
+    SMALL_FLOCK,
+    SPECIES_LETTERS,
+    SPECIES_NAMES,
+    WIN_SPECIES_PRESENT,
+    WIN_TRIPLE_SIZE,
+    WIN_TRIPLES,
+)
+
+# ---------------------------------------------------------------------------------------------
+# Configuration
+
+
+@dataclass(frozen=True)
+class Config:
+    """Every rule option of the Cubirds rules spec (§12), with its documented default."""
+
+    num_players: int = 2
+    first_player: int | str = "random"
+    draw_after_empty_hand: bool = False
+    midturn_exhaustion: str = "end_game"
+    reveal_round_end_discards: bool = True
+    max_turns: int = 1000
+
+    def __post_init__(self) -> None:
+        check_int_range("num_players", self.num_players, MIN_PLAYERS, MAX_PLAYERS)
+        check_first_player(self.first_player, self.num_players)
+        check_option("draw_after_empty_hand", self.draw_after_empty_hand, [False, True])
+        check_option("midturn_exhaustion", self.midturn_exhaustion, ["end_game", "partial"])
+        check_option("reveal_round_end_discards", self.reveal_round_end_discards, [True, False])
+        check_int_range("max_turns", self.max_turns, 1)
+
+
+# ---------------------------------------------------------------------------------------------
+# Moves
+
+LEFT, RIGHT = 0, 1
+END_NAMES = ("left", "right")
+
+
+def _plural(species: int) -> str:
+    return SPECIES_NAMES[species] + "s"
+
+
+class Lay(NamedTuple):
+    """Phase 1: lay every card of ``species`` from hand at one ``end`` (0 left, 1 right) of ``row``."""
+
+    species: int
+    row: int
+    end: int
+
+    def __str__(self) -> str:
+        return f"lay all {_plural(self.species)} at the {END_NAMES[self.end]} end of row {self.row}"
+
+
+class Draw(NamedTuple):
+    """After a lay that captured nothing: take the top 2 draw-pile cards (True) or decline."""
+
+    take: bool
+
+    def __str__(self) -> str:
+        return "take the top 2 cards of the draw pile" if self.take else "decline the 2-card draw"
+
+
+class Flock(NamedTuple):
+    """Phase 2: complete a flock of ``species`` (reveal all of them), or pass (``None``)."""
+
+    species: int | None
+
+    def __str__(self) -> str:
+        if self.species is None:
+            return "pass (complete no flock)"
+        return f"complete a flock of {_plural(self.species)}"
+
+
+Move = Lay | Draw | Flock
+
+NUM_LAY_MOVES = NUM_SPECIES * NUM_ROWS * 2
+DECLINE_DRAW = NUM_LAY_MOVES  # 64
+TAKE_DRAW = NUM_LAY_MOVES + 1  # 65
+FLOCK_BASE = NUM_LAY_MOVES + 2  # 66..73
+PASS_FLOCK = FLOCK_BASE + NUM_SPECIES  # 74
+NUM_MOVES = PASS_FLOCK + 1  # 75
+
+MOVES: tuple[Move, ...] = (
+    *(Lay(s, r, e) for s in range(NUM_SPECIES) for r in range(NUM_ROWS) for e in (LEFT, RIGHT)),
+    Draw(False),
+    Draw(True),
+    *(Flock(s) for s in range(NUM_SPECIES)),
+    Flock(None),
+)
+MOVE_INDEX: dict[Move, int] = {m: i for i, m in enumerate(MOVES)}
+assert len(MOVES) == NUM_MOVES and MOVE_INDEX[Lay(2, 1, RIGHT)] == 2 * 8 + 1 * 2 + 1
+
+# The 8 lay ids of one species, prebuilt so legal_move_ids() only concatenates lists.
+_LAY_IDS = tuple(list(range(s * 8, s * 8 + 8)) for s in range(NUM_SPECIES))
+
+# Phases of a turn.
+LAY_PHASE, DRAW_PHASE, FLOCK_PHASE, GAME_OVER = 0, 1, 2, 3
+PHASE_NAMES = ("lay", "draw", "flock", "game over")
+
+# Why the game ended.
+END_WIN = "win"
+END_FAILED_DEAL = "failed_deal"
+END_EXHAUSTION = "exhaustion"
+
+# Every card kind (species) in every zone adds up to these counts.
+CARD_TOTALS: list[int] = list(CARD_COUNTS)
+
+
+def move_from_id(move_id: int) -> Move:
+    """The move with this id in the move universe."""
+    return MOVES[move_id]
+
+
+# ---------------------------------------------------------------------------------------------
+# What a player may see
+
+
+@dataclass(frozen=True)
+class View:
+    """Everything one player may see (rules spec §9), and nothing else.
+
+    ``known_hands[q][s]`` counts cards of species ``s`` that are publicly known to be in seat
+    ``q``'s hand (captured face up and not laid or flocked since). ``discard_public`` counts the
+    discard-pile cards whose species everyone saw.
+    """
+
+    player: int
+    num_players: int
+    current_player: int
+    phase: int
+    turn: int
+    round: int
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    known_hands: tuple[tuple[int, ...], ...]
+    collections: tuple[tuple[int, ...], ...]
+    rows: tuple[tuple[int, ...], ...]
+    draw_size: int
+    discard_size: int
+    discard_public: tuple[int, ...]
+    terminal: bool
+    winners: tuple[int, ...]
+
+
+# ---------------------------------------------------------------------------------------------
+# The state
+
+
+class State:
+    """A Cubirds game in progress. See the module docstring for the representation."""
+
+    __slots__ = (
+        "config",
+        "num_players",
+        "rng",
+        "hands",
+        "hand_sizes",
+        "known",
+        "collections",
+        "rows",
+        "draw",
+        "discard",
+        "discard_size",
+        "discard_public",
+        "current_player",
+        "phase",
+        "turn",
+        "round",
+        "terminal",
+        "end_reason",
+        "_winners",
+    )
+
+    def __init__(
+        self, config: Config | None = None, seed: int | np.random.Generator | None = None
+    ) -> None:
+        config = Config() if config is None else config
+        if not isinstance(config, Config):
+            raise TypeError(f"config must be a cubirds Config, got {type(config).__name__}")
+        n = config.num_players
+        self.config = config
+        self.num_players = n
+        self.rng = make_rng(seed)
+        self.hands = [[0] * NUM_SPECIES for _ in range(n)]
+        self.hand_sizes = [0] * n
+        self.known = [[0] * NUM_SPECIES for _ in range(n)]
+        self.collections = [[0] * NUM_SPECIES for _ in range(n)]
+        self.rows: list[list[int]] = [[] for _ in range(NUM_ROWS)]
+        self.discard = [0] * NUM_SPECIES
+        self.discard_size = 0
+        self.discard_public = [0] * NUM_SPECIES
+        self.phase = LAY_PHASE
+        self.turn = 0
+        self.round = 1
+        self.terminal = False
+        self.end_reason: str | None = None
+        self._winners: tuple[int, ...] = ()
+
+        # §3 setup. The pack's top is its last element.
+        rng = self.rng
+        dealer = resolve_first_player(config.first_player, n, rng)
+        pack = [s for s in range(NUM_SPECIES) for _ in range(CARD_COUNTS[s])]
+        rng.shuffle(pack)
+        set_aside: list[int] = []
+        for row in self.rows:
+            while len(row) < ROW_SETUP_SIZE:
+                card = pack.pop()
+                if card in row:
+                    set_aside.append(card)
+                else:
+                    row.append(card)
+        pack.extend(set_aside)
+        rng.shuffle(pack)
+        self.draw = pack
+        for i in range(n):
+            seat = (dealer + i) % n
+            hand = self.hands[seat]
+            for _ in range(HAND_SIZE):
+                hand[pack.pop()] += 1
+            self.hand_sizes[seat] = HAND_SIZE
+        for i in range(n):
+            self.collections[(dealer + i) % n][pack.pop()] += 1
+        self.current_player = dealer
+
+    # -- building hand-set positions (scenario tests, analysis) ---------------------------------
+
+    @classmethod
+    def from_position(
+        cls,
+        config: Config | None = None,
+        *,
+        hands: list[list[int]] | list[str],
+        rows: list[list[int]] | list[str],
+        draw: list[int] | str = (),
+        discard: list[int] | str = (),
+        collections: list[list[int]] | list[str] | None = None,
+        current_player: int = 0,
+        seed: int | None = 0,
+    ) -> State:
+        """A hand-set position at the start of ``current_player``'s turn.
+
+        Cards may be given as species ids or as the spec's letters (``"PPOM"``). ``draw`` is listed
+        **top first**, as in the rules spec. The deck need not be complete (scenario tests use
+        partial decks), so :meth:`census` totals then differ from ``CARD_TOTALS``.
+        """
+        config = Config() if config is None else config
+        n = config.num_players
+        state = cls.__new__(cls)
+        state.config = config
+        state.num_players = n
+        state.rng = make_rng(seed)
+        state.hands = [_counts(h) for h in hands]
+        if len(state.hands) != n:
+            raise ValueError(f"hands: expected {n} hands, got {len(state.hands)}")
+        state.hand_sizes = [sum(h) for h in state.hands]
+        state.known = [[0] * NUM_SPECIES for _ in range(n)]
+        coll = collections if collections is not None else [[] for _ in range(n)]
+        state.collections = [_counts(c) for c in coll]
+        state.rows = [_cards(r) for r in rows]
+        if len(state.rows) != NUM_ROWS:
+            raise ValueError(f"rows: expected {NUM_ROWS} rows, got {len(state.rows)}")
+        state.draw = _cards(draw)[::-1]
+        state.discard = _counts(discard)
+        state.discard_size = sum(state.discard)
+        state.discard_public = list(state.discard)
+        state.current_player = current_player
+        state.phase = LAY_PHASE
+        state.turn = 0
+        state.round = 1
+        state.terminal = False
+        state.end_reason = None
+        state._winners = ()
+        return state
+
+    # -- the contract ---------------------------------------------------------------------------
+
+    def legal_move_ids(self) -> list[int]:
+        """Ids of the legal moves for the current player, ascending."""
+        phase = self.phase
+        if phase == LAY_PHASE:
+            hand = self.hands[self.current_player]
+            ids: list[int] = []
+            for s in range(NUM_SPECIES):
+                if hand[s]:
+                    ids += _LAY_IDS[s]
+            return ids
+        if phase == DRAW_PHASE:
+            return [DECLINE_DRAW, TAKE_DRAW]
+        if phase == FLOCK_PHASE:
+            hand = self.hands[self.current_player]
+            ids = [FLOCK_BASE + s for s in range(NUM_SPECIES) if hand[s] >= SMALL_FLOCK[s]]
+            ids.append(PASS_FLOCK)
+            return ids
+        return []
+
+    def legal_moves(self) -> list[Move]:
+        """The legal moves for the current player."""
+        return [MOVES[i] for i in self.legal_move_ids()]
+
+    def is_legal(self, move_id: int) -> bool:
+        """Whether the move with this id is legal now (cheaper than scanning legal_move_ids)."""
+        phase = self.phase
+        if phase == LAY_PHASE:
+            return 0 <= move_id < NUM_LAY_MOVES and self.hands[self.current_player][move_id >> 3] > 0
+        if phase == DRAW_PHASE:
+            return move_id == DECLINE_DRAW or move_id == TAKE_DRAW
+        if phase == FLOCK_PHASE:
+            if move_id == PASS_FLOCK:
+                return True
+            s = move_id - FLOCK_BASE
+            return 0 <= s < NUM_SPECIES and self.hands[self.current_player][s] >= SMALL_FLOCK[s]
+        return False
+
+    def apply(self, move: Move | int) -> None:
+        """Play ``move`` (a move or its id) for the current player.
+
+        Raises :class:`IllegalMoveError` (state unchanged) if it is not legal now.
+        """
+        move_id = self._move_id(move)
+        if not self.is_legal(move_id):
+            self._reject(move)
+        self.apply_id(move_id)
+
+    def apply_id(self, move_id: int) -> None:
+        """Play a move id already known to be legal (the env checks its mask first)."""
+        if move_id < NUM_LAY_MOVES:
+            self._lay(move_id >> 3, (move_id >> 1) & 3, move_id & 1)
+        elif move_id == TAKE_DRAW:
+            self._take_draw()
+        elif move_id == DECLINE_DRAW:
+            self._after_draw_option()
+        elif move_id == PASS_FLOCK:
+            self._end_turn()
+        else:
+            self._flock(move_id - FLOCK_BASE)
+
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats once the game is over (tied players all win); () before that."""
+        return self._winners
+
+    def scores(self) -> tuple[float, ...]:
+        """Cards in each collection: the failed-deal tiebreak count (§7)."""
+        return tuple(float(sum(c)) for c in self.collections)
+
+    def clone(self) -> State:
+        """An independent copy, RNG included."""
+        new = State.__new__(State)
+        new.config = self.config
+        new.num_players = self.num_players
+        new.rng = clone_rng(self.rng)
+        new.hands = [h[:] for h in self.hands]
+        new.hand_sizes = self.hand_sizes[:]
+        new.known = [k[:] for k in self.known]
+        new.collections = [c[:] for c in self.collections]
+        new.rows = [r[:] for r in self.rows]
+        new.draw = self.draw[:]
+        new.discard = self.discard[:]
+        new.discard_size = self.discard_size
+        new.discard_public = self.discard_public[:]
+        new.current_player = self.current_player
+        new.phase = self.phase
+        new.turn = self.turn
+        new.round = self.round
+        new.terminal = self.terminal
+        new.end_reason = self.end_reason
+        new._winners = self._winners
+        return new
+
+    def __getstate__(self) -> dict:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    def __setstate__(self, data: dict) -> None:
+        for name, value in data.items():
+            setattr(self, name, value)
+
+    def view(self, player: int) -> View:
+        """What ``player`` may see (§9)."""
+        self._check_seat(player)
+        return View(
+            player=player,
+            num_players=self.num_players,
+            current_player=self.current_player,
+            phase=self.phase,
+            turn=self.turn,
+            round=self.round,
+            hand=tuple(self.hands[player]),
+            hand_sizes=tuple(self.hand_sizes),
+            known_hands=tuple(tuple(k) for k in self.known),
+            collections=tuple(tuple(c) for c in self.collections),
+            rows=tuple(tuple(r) for r in self.rows),
+            draw_size=len(self.draw),
+            discard_size=self.discard_size,
+            discard_public=tuple(self.discard_public),
+            terminal=self.terminal,
+            winners=self._winners,
+        )
+
+    def determinize(self, player: int, rng: np.random.Generator | int | None = None) -> State:
+        """A clone where everything ``player`` cannot see is resampled consistently with their view.
+
+        Resampled: the unknown part of every other hand, the hidden part of the discard pile, the
+        order and content of the draw pile, and the RNG (so future shuffles differ too).
+        """
+        self._check_seat(player)
+        rng = make_rng(rng)
+        new = self.clone()
+        pool: list[int] = list(self.draw)
+        for q in range(self.num_players):
+            if q == player:
+                continue
+            for s in range(NUM_SPECIES):
+                pool += [s] * (self.hands[q][s] - self.known[q][s])
+        for s in range(NUM_SPECIES):
+            pool += [s] * (self.discard[s] - self.discard_public[s])
+        rng.shuffle(pool)
+        for q in range(self.num_players):
+            if q == player:
+                continue
+            hand = self.known[q][:]
+            for _ in range(self.hand_sizes[q] - sum(hand)):
+                hand[pool.pop()] += 1
+            new.hands[q] = hand
+        discard = self.discard_public[:]
+        for _ in range(self.discard_size - sum(discard)):
+            discard[pool.pop()] += 1
+        new.discard = discard
+        new.draw = pool
+        new.rng = np.random.default_rng(int(rng.integers(2**63)))
+        return new
+
+    def census(self) -> dict[str, list[int]]:
+        """Cards per species in every zone; the zones add up to ``CARD_TOTALS``."""
+        zones: dict[str, list[int]] = {"draw": _counts(self.draw), "discard": self.discard[:]}
+        for r, row in enumerate(self.rows):
+            zones[f"row{r}"] = _counts(row)
+        for q in range(self.num_players):
+            zones[f"hand{q}"] = self.hands[q][:]
+            zones[f"collection{q}"] = self.collections[q][:]
+        return zones
+
+    def render(self) -> str:
+        """A readable table of the whole state (every hand shown: this is the referee's view)."""
+        lines = [
+            f"Cubirds, {self.num_players} players, round {self.round}, turn {self.turn}, "
+            + (
+                f"game over ({self.end_reason}), winners {list(self._winners)}"
+                if self.terminal
+                else f"seat {self.current_player} to {PHASE_NAMES[self.phase]}"
+            ),
+            f"draw pile {len(self.draw)} cards, discard pile {self.discard_size} cards",
+        ]
+        for r, row in enumerate(self.rows):
+            lines.append(f"row {r}: " + " ".join(SPECIES_LETTERS[s] for s in row))
+        for q in range(self.num_players):
+            lines.append(
+                f"seat {q}: hand [{_spell(self.hands[q])}] "
+                f"collection [{_spell(self.collections[q])}]"
+            )
+        lines.append("legend: " + ", ".join(f"{c}={n}" for c, n in zip(SPECIES_LETTERS, SPECIES_NAMES)))
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<cubirds State {self.num_players}p turn {self.turn} phase {PHASE_NAMES[self.phase]}>"
+
+    # -- rules ----------------------------------------------------------------------------------
+
+    def _lay(self, species: int, r: int, end: int) -> None:
+        """Phase 1 (§4.1): lay, capture, refill, then offer the draw or go to phase 2."""
+        p = self.current_player
+        hand = self.hands[p]
+        laid = hand[species]
+        hand[species] = 0
+        self.known[p][species] = 0
+        self.hand_sizes[p] -= laid
+        row = self.rows[r]
+        captured: list[int] = []
+        if species in row:
+            if end == LEFT:
+                j = row.index(species)
+                captured = row[:j]
+                row[:j] = [species] * laid
+            else:
+                j = len(row) - 1 - row[::-1].index(species)
+                captured = row[j + 1 :]
+                row[j + 1 :] = [species] * laid
+        elif end == LEFT:
+            row[:0] = [species] * laid
+        else:
+            row.extend([species] * laid)
+
+        if captured:
+            known = self.known[p]
+            for s in captured:
+                hand[s] += 1
+                known[s] += 1
+            self.hand_sizes[p] += len(captured)
+            if row.count(species) == len(row) and not self._refill(row, end):
+                return
+            self._enter_flock_phase()
+        elif self.hand_sizes[p] == 0 and not self.config.draw_after_empty_hand:
+            self._end_round()  # §4.4: the lay emptied the hand
+        else:
+            self.phase = DRAW_PHASE
+
+    def _refill(self, row: list[int], end: int) -> bool:
+        """Add cards at the laid end until the row holds two species. False if the game ended."""
+        only = row[0]
+        while True:
+            card = self._draw_card()
+            if card < 0:
+                if self.config.midturn_exhaustion == "end_game":
+                    self._end_by_collections(END_EXHAUSTION)
+                    return False
+                return True  # "partial": the row stays single-species
+            if end == LEFT:
+                row.insert(0, card)
+            else:
+                row.append(card)
+            if card != only:
+                return True
+
+    def _take_draw(self) -> None:
+        """Take the top 2 cards of the draw pile (§4.1), then continue the turn."""
+        if (
+            self.config.midturn_exhaustion == "end_game"
+            and len(self.draw) + self.discard_size < DRAW_OPTION_CARDS
+        ):
+            self._end_by_collections(END_EXHAUSTION)
+            return
+        p = self.current_player
+        hand = self.hands[p]
+        for _ in range(DRAW_OPTION_CARDS):
+            card = self._draw_card()
+            if card < 0:
+                break
+            hand[card] += 1
+            self.hand_sizes[p] += 1
+        self._after_draw_option()
+
+    def _after_draw_option(self) -> None:
+        if self.hand_sizes[self.current_player] == 0:
+            self._end_round()  # only reachable with draw_after_empty_hand=True (§4.4)
+        else:
+            self._enter_flock_phase()
+
+    def _enter_flock_phase(self) -> None:
+        hand = self.hands[self.current_player]
+        for s in range(NUM_SPECIES):
+            if hand[s] >= SMALL_FLOCK[s]:
+                self.phase = FLOCK_PHASE
+                return
+        self._end_turn()  # only "pass" is legal: skip the decision (§4.2)
+
+    def _flock(self, species: int) -> None:
+        """Phase 2 (§4.2): bank 1 or 2 cards of the revealed flock, discard the rest."""
+        p = self.current_player
+        hand = self.hands[p]
+        count = hand[species]
+        banked = 2 if count >= BIG_FLOCK[species] else 1
+        hand[species] = 0
+        self.known[p][species] = 0
+        self.hand_sizes[p] -= count
+        collection = self.collections[p]
+        collection[species] += banked
+        self.discard[species] += count - banked
+        self.discard_public[species] += count - banked
+        self.discard_size += count - banked
+        if _has_won(collection):
+            self._finish((p,), END_WIN)
+            return
+        self._end_turn()
+
+    def _end_turn(self) -> None:
+        """End-of-turn checks (§4.3) after the win test: empty hand ends the round."""
+        p = self.current_player
+        if self.hand_sizes[p] == 0:
+            self._end_round()
+            return
+        self.turn += 1
+        self.current_player = (p + 1) % self.num_players
+        self.phase = LAY_PHASE
+
+    def _end_round(self) -> None:
+        """§5: discard the other hands, check the deal, deal anew; the ender plays next."""
+        self.turn += 1
+        ender = self.current_player
+        n = self.num_players
+        reveal = self.config.reveal_round_end_discards
+        for q in range(n):
+            hand = self.hands[q]
+            for s in range(NUM_SPECIES):
+                c = hand[s]
+                if c:
+                    self.discard[s] += c
+                    if reveal:
+                        self.discard_public[s] += c
+                    hand[s] = 0
+            self.discard_size += self.hand_sizes[q]
+            self.hand_sizes[q] = 0
+            self.known[q] = [0] * NUM_SPECIES
+        if len(self.draw) + self.discard_size < HAND_SIZE * n:
+            self._end_by_collections(END_FAILED_DEAL)
+            return
+        for i in range(n):
+            seat = (ender + i) % n
+            hand = self.hands[seat]
+            for _ in range(HAND_SIZE):
+                hand[self._draw_card()] += 1
+            self.hand_sizes[seat] = HAND_SIZE
+        self.round += 1
+        self.phase = LAY_PHASE
+
+    def _draw_card(self) -> int:
+        """The top card of the draw pile, reshuffling the discard pile first if needed (§6).
+
+        Returns -1 when both piles are empty.
+        """
+        draw = self.draw
+        if not draw:
+            if not self.discard_size:
+                return -1
+            for s in range(NUM_SPECIES):
+                draw += [s] * self.discard[s]
+            self.rng.shuffle(draw)
+            self.discard = [0] * NUM_SPECIES
+            self.discard_public = [0] * NUM_SPECIES
+            self.discard_size = 0
+        return draw.pop()
+
+    def _end_by_collections(self, reason: str) -> None:
+        """§7: the largest collections win; ties share the victory."""
+        sizes = [sum(c) for c in self.collections]
+        best = max(sizes)
+        self._finish(tuple(q for q in range(self.num_players) if sizes[q] == best), reason)
+
+    def _finish(self, winners: tuple[int, ...], reason: str) -> None:
+        self.terminal = True
+        self.phase = GAME_OVER
+        self.current_player = -1
+        self._winners = winners
+        self.end_reason = reason
+
+    # -- input checking -------------------------------------------------------------------------
+
+    def _move_id(self, move: Move | int) -> int:
+        if isinstance(move, (int, np.integer)) and not isinstance(move, bool):
+            if not 0 <= move < NUM_MOVES:
+                raise IllegalMoveError(f"move id {move} is out of range 0..{NUM_MOVES - 1}")
+            return int(move)
+        try:
+            return MOVE_INDEX[move]
+        except (KeyError, TypeError):
+            raise IllegalMoveError(f"{move!r} is not a Cubirds move") from None
+
+    def _reject(self, move: Move | int) -> None:
+        if self.terminal:
+            raise IllegalMoveError(f"the game is over; no move is legal (got {move!r})")
+        shown = MOVES[move] if isinstance(move, (int, np.integer)) else move
+        legal = "; ".join(str(m) for m in self.legal_moves())
+        raise IllegalMoveError(
+            f"illegal move for seat {self.current_player} in the {PHASE_NAMES[self.phase]} phase: "
+            f"{shown}. Legal: {legal}"
+        )
+
+    def _check_seat(self, player: int) -> None:
+        if not 0 <= player < self.num_players:
+            raise ValueError(f"player must be a seat 0..{self.num_players - 1}, got {player!r}")
+
+
+def _has_won(collection: list[int]) -> bool:
+    present = 0
+    triples = 0
+    for c in collection:
+        if c:
+            present += 1
+            if c >= WIN_TRIPLE_SIZE:
+                triples += 1
+    return present >= WIN_SPECIES_PRESENT or triples >= WIN_TRIPLES
+
+
+def _cards(cards: list[int] | str) -> list[int]:
+    """Species ids from ids or spec letters."""
+    return [SPECIES_LETTERS.index(c) if isinstance(c, str) else int(c) for c in cards]
+
+
+def _counts(cards: list[int] | str) -> list[int]:
+    counts = [0] * NUM_SPECIES
+    for s in _cards(cards):
+        counts[s] += 1
+    return counts
+
+
+def _spell(counts: list[int]) -> str:
+    return " ".join(f"{SPECIES_LETTERS[s]}x{c}" for s, c in enumerate(counts) if c)
