@@ -22,6 +22,8 @@ A rules engine lives in ``envs/<game>/`` and imports nothing from RL libraries. 
     - ``legal_move_ids() -> list[int]`` (ascending) and ``legal_moves() -> list[Move]``;
     - ``apply(move)``: accepts a move or a move id; an illegal one raises :class:`IllegalMoveError`
       and leaves the state unchanged;
+    - ``is_legal(move_id) -> bool`` (cheap, no list built) and ``apply_id(move_id)``, the unchecked
+      fast path the env uses after its own legality check;
     - ``winners() -> tuple[int, ...]`` once terminal (empty tuple = nobody won, e.g. a draw);
     - ``scores() -> tuple[float, ...]``, the game's own score per player, where it has one;
     - ``clone()``: a cheap, independent copy (including the RNG state);
