@@ -104,6 +104,18 @@ def _plural(species: int) -> str:
     return SPECIES_NAMES[species] + "s"
 
 
+def _typed_eq(self: tuple, other: object) -> bool:
+    return type(self) is type(other) and tuple.__eq__(self, other)
+
+
+def _typed_ne(self: tuple, other: object) -> bool:
+    return not _typed_eq(self, other)
+
+
+def _typed_hash(self: tuple) -> int:
+    return hash((type(self).__name__, *self))
+
+
 class Lay(NamedTuple):
     """Phase 1: lay every card of ``species`` from hand at one ``end`` (0 left, 1 right) of ``row``."""
 
@@ -123,6 +135,11 @@ class Draw(NamedTuple):
     def __str__(self) -> str:
         return "take the top 2 cards of the draw pile" if self.take else "decline the 2-card draw"
 
+    # As plain tuples Draw(True) == Flock(1) (True == 1), which broke MOVE_INDEX: compare by type.
+    __eq__ = _typed_eq
+    __ne__ = _typed_ne
+    __hash__ = _typed_hash
+
 
 class Flock(NamedTuple):
     """Phase 2: complete a flock of ``species`` (reveal all of them), or pass (``None``)."""
@@ -133,6 +150,10 @@ class Flock(NamedTuple):
         if self.species is None:
             return "pass (complete no flock)"
         return f"complete a flock of {_plural(self.species)}"
+
+    __eq__ = _typed_eq
+    __ne__ = _typed_ne
+    __hash__ = _typed_hash
 
 
 Move = Lay | Draw | Flock
@@ -153,6 +174,7 @@ MOVES: tuple[Move, ...] = (
 )
 MOVE_INDEX: dict[Move, int] = {m: i for i, m in enumerate(MOVES)}
 assert len(MOVES) == NUM_MOVES and MOVE_INDEX[Lay(2, 1, RIGHT)] == 2 * 8 + 1 * 2 + 1
+assert len(MOVE_INDEX) == NUM_MOVES and MOVE_INDEX[Draw(True)] == TAKE_DRAW
 
 # The 8 lay ids of one species, prebuilt so legal_move_ids() only concatenates lists.
 _LAY_IDS = tuple(list(range(s * 8, s * 8 + 8)) for s in range(NUM_SPECIES))
