@@ -2,8 +2,7 @@
 
 Seats are relative: index 0 of every per-seat piece is the observer, then the others in turn order.
 Counts are raw card counts (not normalised); each piece's upper bound is in the observation space.
-The size depends only on the player count: ``16 + 18 * N + 256 + 10 + 8 + 3``... see
-:meth:`CubirdsEncoder.describe` for the exact table.
+The size depends only on the player count N: ``285 + 18 N`` (see :meth:`CubirdsEncoder.describe`).
 
 Rows are stored as blocks: thanks to the contiguous-block invariant (rules spec §4.1) a row is a
 sequence of at most 8 single-species blocks, so ``rows[r, b, s]`` = size of the ``b``-th block from
@@ -46,7 +45,10 @@ class CubirdsEncoder(Encoder):
         )
         self._coll = self.piece("collections", (n, s), _MAX_SPECIES, "each seat's collection")
         self._rows = self.piece(
-            "rows", (NUM_ROWS, s, s), _MAX_SPECIES, "rows[r,b,s]: size of block b of row r if species s"
+            "rows",
+            (NUM_ROWS, s, s),
+            _MAX_SPECIES,
+            "rows[r,b,s]: size of block b of row r if species s",
         )
         self._draw = self.piece("draw_size", 1, TOTAL_CARDS, "cards in the draw pile")
         self._disc = self.piece("discard_size", 1, TOTAL_CARDS, "cards in the discard pile")

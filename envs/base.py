@@ -15,11 +15,10 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
+from cardzoo.envs.core import IllegalMoveError
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
-
-from cardzoo.envs.core import IllegalMoveError
 
 
 class IllegalActionError(IllegalMoveError):

@@ -4,7 +4,7 @@
 Import                 ``from cardzoo.envs import cubirds_v0``
 Actions                Discrete(75)
 Agents                 ``player_0`` ... ``player_{N-1}``, N = 2..5 (default 2)
-Observation shape      ``(16 + 58 N + 256,)`` float32 = 348 (2p), 406 (3p), 464 (4p), 522 (5p)
+Observation shape      ``(285 + 18 N,)`` float32: 321 (2p), 339 (3p), 357 (4p), 375 (5p)
 Observation values     raw card counts, 0..110 (bounds per piece in the space)
 Action mask            int8 ``(75,)``, in ``obs["action_mask"]``
 Rules                  ``shared/rules/cubirds.md`` (every decision implemented)

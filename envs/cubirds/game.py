@@ -41,7 +41,6 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-
 from cardzoo.envs.core import (
     IllegalMoveError,
     check_first_player,
@@ -117,7 +116,7 @@ def _typed_hash(self: tuple) -> int:
 
 
 class Lay(NamedTuple):
-    """Phase 1: lay every card of ``species`` from hand at one ``end`` (0 left, 1 right) of ``row``."""
+    """Phase 1: lay all cards of ``species`` in hand at one ``end`` (0 left, 1 right) of ``row``."""
 
     species: int
     row: int
@@ -387,7 +386,9 @@ class State:
         """Whether the move with this id is legal now (cheaper than scanning legal_move_ids)."""
         phase = self.phase
         if phase == LAY_PHASE:
-            return 0 <= move_id < NUM_LAY_MOVES and self.hands[self.current_player][move_id >> 3] > 0
+            return (
+                0 <= move_id < NUM_LAY_MOVES and self.hands[self.current_player][move_id >> 3] > 0
+            )
         if phase == DRAW_PHASE:
             return move_id == DECLINE_DRAW or move_id == TAKE_DRAW
         if phase == FLOCK_PHASE:
@@ -542,11 +543,15 @@ class State:
                 f"seat {q}: hand [{_spell(self.hands[q])}] "
                 f"collection [{_spell(self.collections[q])}]"
             )
-        lines.append("legend: " + ", ".join(f"{c}={n}" for c, n in zip(SPECIES_LETTERS, SPECIES_NAMES)))
+        lines.append(
+            "legend: " + ", ".join(f"{c}={n}" for c, n in zip(SPECIES_LETTERS, SPECIES_NAMES))
+        )
         return "\n".join(lines)
 
     def __repr__(self) -> str:
-        return f"<cubirds State {self.num_players}p turn {self.turn} phase {PHASE_NAMES[self.phase]}>"
+        return (
+            f"<cubirds State {self.num_players}p turn {self.turn} phase {PHASE_NAMES[self.phase]}>"
+        )
 
     # -- rules ----------------------------------------------------------------------------------
 

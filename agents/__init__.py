@@ -1,0 +1,39 @@
+"""Agents: the protocol, a random agent, one heuristic per game, and a factory by name.
+
+Agent specs are names (``"random"``, ``"heuristic"``) or ``kind:argument`` strings for agents that
+need an argument (reserved for learned policies, e.g. ``ppo:PATH``).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from cardzoo.agents.base import Agent, RandomAgent
+
+#: Heuristic agent class per game, as "module:Class" (imported on demand).
+HEURISTICS: dict[str, str] = {
+    "cubirds": "cardzoo.agents.cubirds_heuristic:CubirdsHeuristic",
+}
+
+AGENT_KINDS = ("random", "heuristic")
+
+
+def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
+    """Build an agent from its spec for the given plain game name (e.g. ``"cubirds"``)."""
+    kind, _, argument = spec.partition(":")
+    if kind == "random" and not argument:
+        return RandomAgent(seed)
+    if kind == "heuristic" and not argument:
+        if game not in HEURISTICS:
+            raise ValueError(
+                f"no heuristic agent for game {game!r}; games with one: {sorted(HEURISTICS)}"
+            )
+        module, _, cls = HEURISTICS[game].partition(":")
+        return getattr(importlib.import_module(module), cls)(seed=seed)
+    raise ValueError(
+        f"unknown agent spec {spec!r}; available: {', '.join(AGENT_KINDS)} "
+        "(learned policies such as 'ppo:PATH' are not available yet)"
+    )
+
+
+__all__ = ["AGENT_KINDS", "HEURISTICS", "Agent", "RandomAgent", "make_agent"]

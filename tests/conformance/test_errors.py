@@ -1,0 +1,151 @@
+"""Bad input gets a clear error naming what was wrong, and the game state stays unchanged."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from cardzoo.envs.base import IllegalActionError
+from conformance_cases import CASES
+
+
+def _live_env(module, config, steps=5):
+    env = module.env(render_mode="ansi", **config)
+    env.reset(seed=42)
+    rng = np.random.default_rng(0)
+    for _ in range(steps):
+        obs, _, term, trunc, _ = env.last()
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rng.integers(legal.size)]))
+    assert env.agents and not env.terminations[env.agent_selection]
+    return env
+
+
+def _fingerprint(env):
+    return (env.render(), env.agent_selection, dict(env._cumulative_rewards), list(env.agents))
+
+
+@pytest.mark.parametrize("module,config", CASES)
+def test_bad_actions_raise_and_leave_state_unchanged(module, config):
+    env = _live_env(module, config)
+    agent = env.agent_selection
+    mask = env.observe(agent)["action_mask"]
+    n = env.encoder.num_actions
+    before = _fingerprint(env)
+    illegal = np.flatnonzero(mask == 0)
+    bad = [
+        (n, "out of range"),
+        (-1, "out of range"),
+        ("3", "must be an int"),
+        (1.0, "must be an int"),
+        (None, "must be an int"),
+        (np.array([0, 1]), "must be an int"),
+    ]
+    if illegal.size:
+        bad.append((int(illegal[0]), "illegal action"))
+    for action, words in bad:
+        with pytest.raises(IllegalActionError, match=words) as info:
+            env.step(action)
+        assert agent in str(info.value), "the error must name the player"
+        assert _fingerprint(env) == before
+    if illegal.size:  # the message lists the legal actions
+        with pytest.raises(IllegalActionError) as info:
+            env.step(int(illegal[0]))
+        legal = np.flatnonzero(mask)
+        assert f"{legal[0]} (" in str(info.value)
+    # numpy integers are fine
+    env.step(np.int64(np.flatnonzero(mask)[0]))
+
+
+@pytest.mark.parametrize("module,config", CASES)
+def test_out_of_turn_and_lifecycle_errors(module, config):
+    env = module.env(**config)
+    with pytest.raises(RuntimeError, match="before reset"):
+        env.step(0)
+    with pytest.raises(RuntimeError, match="before reset"):
+        env.observe("player_0")
+    env = _live_env(module, config)
+    other = next(a for a in env.agents if a != env.agent_selection)
+    before = _fingerprint(env)
+    legal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
+    with pytest.raises(IllegalActionError, match="turn"):
+        env.step_as(other, legal)
+    assert _fingerprint(env) == before
+    env.step_as(env.agent_selection, legal)
+    # Play to the end, then check the errors after it.
+    rng = np.random.default_rng(1)
+    while not env.terminations[env.agent_selection] and not env.truncations[env.agent_selection]:
+        legal = np.flatnonzero(env.observe(env.agent_selection)["action_mask"])
+        env.step(int(legal[rng.integers(legal.size)]))
+    with pytest.raises(IllegalActionError, match="done"):
+        env.step(0)
+    while env.agents:
+        env.step(None)
+    with pytest.raises(IllegalActionError, match="reset"):
+        env.step(None)
+
+
+@pytest.mark.parametrize("module,config", CASES)
+def test_illegal_action_terminate_mode(module, config):
+    env = module.env(illegal_action="terminate", **config)
+    env.reset(seed=3)
+    agent = env.agent_selection
+    mask = env.observe(agent)["action_mask"]
+    illegal = np.flatnonzero(mask == 0)
+    if not illegal.size:
+        pytest.skip("every action is legal in this position")
+    env.step(int(illegal[0]))
+    assert all(env.terminations.values())
+    for a in env.agents:
+        assert env._cumulative_rewards[a] == (-1.0 if a == agent else 0.0)
+    # Out-of-range ids are still errors, not moves.
+    env.reset(seed=3)
+    with pytest.raises(IllegalActionError, match="out of range"):
+        env.step(env.encoder.num_actions)
+
+
+@pytest.mark.parametrize("module,config", CASES)
+def test_bad_options(module, config):
+    with pytest.raises(ValueError, match="no_such_option"):
+        module.env(no_such_option=1, **config)
+    with pytest.raises(ValueError, match="num_players"):
+        module.env(num_players=99)
+    with pytest.raises(ValueError, match="first_player"):
+        module.env(**{**config, "first_player": 99})
+    with pytest.raises(ValueError, match="encoder"):
+        module.env(encoder="nope", **config)
+    with pytest.raises(ValueError, match="illegal_action"):
+        module.env(illegal_action="ignore", **config)
+    with pytest.raises(ValueError, match="reward"):
+        module.env(reward="dense", **config)
+
+
+@pytest.mark.parametrize("module,config", CASES)
+def test_rewards_are_terminal_and_follow_the_convention(module, config):
+    env = module.env(**config)
+    rng = np.random.default_rng(8)
+    for seed in range(20):
+        env.reset(seed=seed)
+        totals = {a: 0.0 for a in env.agents}
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, info = env.last()
+            totals[agent] += reward
+            if not (term or trunc):
+                assert reward == 0.0, "rewards are 0 until the end"
+                legal = np.flatnonzero(obs["action_mask"])
+                env.step(int(legal[rng.integers(legal.size)]))
+            else:
+                env.step(None)
+        state = env.unwrapped.state
+        if not state.terminal:
+            assert all(v == 0 for v in totals.values())
+            continue
+        winners = state.winners()
+        n = state.num_players
+        assert abs(sum(totals.values())) < 1e-9, "win/loss rewards are zero-sum"
+        for seat, agent in enumerate(env.possible_agents):
+            if not winners or len(winners) == n:
+                assert totals[agent] == 0.0
+            elif seat in winners:
+                assert totals[agent] == pytest.approx(1.0 / len(winners))
+            else:
+                assert totals[agent] == pytest.approx(-1.0 / (n - len(winners)))

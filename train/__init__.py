@@ -1,0 +1,1 @@
+"""Command line, tournaments and (later) training scripts."""

@@ -1,0 +1,190 @@
+"""The ``cardzoo`` command line: list the games, run tournaments.
+
+cardzoo list
+cardzoo eval cubirds --agents heuristic,random --games 1000 --players 2 [--seed S] [--json F]
+cardzoo eval cubirds --players 3 draw_after_empty_hand=true   # rule options as key=value
+cardzoo demo [--games N]        # heuristic vs random on every game and player count
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from cardzoo.agents import HEURISTICS
+from cardzoo.envs import ENV_MODULES, __version__, games
+from cardzoo.train.tournament import progress_bar, run_tournament
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """``key=value`` with value read as bool, int, float or string, in that order."""
+    key, sep, raw = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"rule options are written key=value, got {text!r}")
+    lowered = raw.lower()
+    if lowered in ("true", "false"):
+        return key, lowered == "true"
+    for cast in (int, float):
+        try:
+            return key, cast(raw)
+        except ValueError:
+            pass
+    return key, raw
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    rows = [
+        ("game", "env", "players", "actions", "observation size by players", "encoders", "variants")
+    ]
+    for module in games():
+        game = module.GAME
+        sizes = []
+        num_actions = None
+        for n in game.player_counts:
+            env = module.raw_env(num_players=n)
+            sizes.append(f"{n}p:{env.encoder.size}")
+            num_actions = env.encoder.num_actions
+        encoders = ", ".join(
+            f"{name} v{cls(game.make_config()).version}" for name, cls in game.encoders.items()
+        )
+        players = f"{min(game.player_counts)}-{max(game.player_counts)}"
+        variants = ", ".join(game.variants) or "-"
+        rows.append(
+            (
+                game.name,
+                game.env_name,
+                players,
+                str(num_actions),
+                " ".join(sizes),
+                encoders,
+                variants,
+            )
+        )
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        print("  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip())
+    return 0
+
+
+def _eval(
+    game: str,
+    agents: list[str],
+    n_games: int,
+    players: int,
+    seed: int,
+    config: dict[str, Any],
+    workers: int,
+    quiet: bool,
+) -> Any:
+    progress = None if quiet else progress_bar(f"{game} {players}p")
+    return run_tournament(
+        game, agents, n_games, players, seed=seed, config=config, progress=progress, workers=workers
+    )
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    config = dict(args.options)
+    if "num_players" in config:
+        raise SystemExit("error: give the player count with --players, not num_players=")
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    result = _eval(
+        args.game, agents, args.games, args.players, args.seed, config, args.workers, args.quiet
+    )
+    print(result.table())
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(result.to_dict(), fh, indent=2)
+        print(f"results written to {args.json}")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """The main job: the heuristic against random on every game that has a heuristic."""
+    summary = []
+    for module in games():
+        game = module.GAME
+        if game.name not in HEURISTICS:
+            print(f"{game.name}: no heuristic yet, skipped")
+            continue
+        for n in game.player_counts:
+            result = _eval(
+                game.name,
+                ["heuristic", "random"],
+                args.games,
+                n,
+                args.seed,
+                {},
+                args.workers,
+                args.quiet,
+            )
+            print(result.table(), end="\n\n")
+            summary.append(result.to_dict())
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(summary, fh, indent=2)
+        print(f"results written to {args.json}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cardzoo", description="Card-game environments for multi-agent RL."
+    )
+    parser.add_argument("--version", action="version", version=f"cardzoo {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("list", help="games, player counts, observation/action sizes, encoders")
+    p.set_defaults(func=cmd_list)
+
+    default_workers = min(2, os.cpu_count() or 1)
+    p = sub.add_parser("eval", help="seat-rotated tournament between agents")
+    p.add_argument("game", help=f"plain or versioned name: {', '.join(ENV_MODULES)}")
+    p.add_argument(
+        "--agents",
+        default="heuristic,random",
+        help="comma-separated agent specs, one per seat; the last fills spare seats",
+    )
+    p.add_argument("--games", type=int, default=1000)
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=default_workers,
+        help=f"processes (default {default_workers}); results do not depend on it",
+    )
+    p.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument(
+        "options",
+        nargs="*",
+        type=parse_option,
+        metavar="key=value",
+        help="rule options, e.g. midturn_exhaustion=partial",
+    )
+    p.set_defaults(func=cmd_eval)
+
+    p = sub.add_parser("demo", help="heuristic vs random on every game and player count")
+    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=default_workers)
+    p.add_argument("--json", metavar="FILE")
+    p.add_argument("--quiet", action="store_true")
+    p.set_defaults(func=cmd_demo)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except ValueError as err:  # bad game name, option value, agent spec...
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

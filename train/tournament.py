@@ -1,0 +1,262 @@
+"""Seat-rotated tournaments between agents, with win rates and 95% confidence intervals."""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from cardzoo.agents import make_agent
+from cardzoo.envs import load
+
+
+@dataclass
+class AgentResult:
+    """One lineup entry's record: a *win* is being the only winner; a *draw* is a shared
+    victory, a game nobody won, or a truncated game."""
+
+    name: str
+    spec: str
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.games)
+
+    def to_dict(self) -> dict[str, Any]:
+        low, high = self.interval
+        return {**asdict(self), "win_rate": self.win_rate, "win_rate_ci95": [low, high]}
+
+
+@dataclass
+class TournamentResult:
+    game: str
+    players: int
+    games: int
+    seed: int
+    config: dict[str, Any]
+    agents: list[AgentResult]
+    truncated: int = 0
+    mean_turns: float = 0.0
+    mean_steps: float = 0.0
+    seconds: float = 0.0
+    end_reasons: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["agents"] = [a.to_dict() for a in self.agents]
+        return data
+
+    def table(self) -> str:
+        lines = [
+            f"{self.game}, {self.players} players, {self.games} games (seed {self.seed}, "
+            f"seats rotated{', options ' + str(self.config) if self.config else ''})",
+            f"{'agent':<14}{'games':>7}{'wins':>7}{'draws':>7}{'win rate':>10}   95% CI",
+        ]
+        for a in self.agents:
+            low, high = a.interval
+            lines.append(
+                f"{a.name:<14}{a.games:>7}{a.wins:>7}{a.draws:>7}{a.win_rate:>10.3f}"
+                f"   [{low:.3f}, {high:.3f}]"
+            )
+        lines.append(
+            f"fair share 1/{self.players} = {1 / self.players:.3f}; mean length "
+            f"{self.mean_turns:.1f} turns ({self.mean_steps:.1f} steps); "
+            f"truncated {self.truncated}; {self.seconds:.1f} s"
+        )
+        if self.end_reasons:
+            lines.append(
+                "endings: " + ", ".join(f"{k} {v}" for k, v in sorted(self.end_reasons.items()))
+            )
+        return "\n".join(lines)
+
+
+def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion (95% by default)."""
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def lineup(specs: Sequence[str], players: int) -> list[str]:
+    """Agent specs for each lineup slot: the list as given, the last spec filling spare seats."""
+    if not specs:
+        raise ValueError("at least one agent is needed")
+    if len(specs) > players:
+        raise ValueError(f"{len(specs)} agents given for a {players}-player game")
+    return list(specs) + [specs[-1]] * (players - len(specs))
+
+
+def run_tournament(
+    game: str,
+    agent_specs: Sequence[str],
+    games: int,
+    players: int,
+    seed: int = 0,
+    config: dict[str, Any] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    workers: int = 1,
+) -> TournamentResult:
+    """Play ``games`` games; in game ``g`` lineup slot ``i`` sits in seat ``(i + g) % players``.
+
+    Game ``g`` and its agents are seeded from ``(seed, g)`` alone, so the result does not depend
+    on ``workers`` (the number of processes sharing the games).
+    """
+    if games < 1:
+        raise ValueError(f"games must be >= 1, got {games}")
+    if workers < 1:
+        raise ValueError(f"workers must be >= 1, got {workers}")
+    module = load(game)
+    config = dict(config or {})
+    module.env(num_players=players, **config)  # fail fast on bad options, before any work
+    specs = lineup(agent_specs, players)
+    for spec in set(specs):
+        make_agent(spec, module.GAME.name)  # fail fast on bad agent specs
+    out = TournamentResult(
+        module.GAME.name,
+        players,
+        games,
+        seed,
+        config,
+        [AgentResult(name, spec) for name, spec in zip(_labels(specs), specs)],
+    )
+    started = time.perf_counter()
+    chunk = max(1, min(50, games // (workers * 4) or 1))
+    jobs = [
+        (game, specs, players, seed, config, g, min(g + chunk, games))
+        for g in range(0, games, chunk)
+    ]
+    done = 0
+    if workers == 1:
+        partials = map(_play_games, jobs)
+    else:
+        import multiprocessing
+
+        pool = multiprocessing.get_context("spawn").Pool(workers)
+        partials = pool.imap_unordered(_play_games, jobs)
+    try:
+        for part in partials:
+            _merge(out, part)
+            done += part["games"]
+            if progress is not None:
+                progress(done, games)
+    finally:
+        if workers > 1:
+            pool.close()
+            pool.join()
+    out.mean_turns /= games
+    out.mean_steps /= games
+    out.seconds = time.perf_counter() - started
+    return out
+
+
+def _play_games(job: tuple) -> dict[str, Any]:
+    """Play games ``first..last-1`` of a tournament; returns counts to merge."""
+    game, specs, players, seed, config, first, last = job
+    module = load(game)
+    env = module.env(num_players=players, **config)
+    plain = module.GAME.name
+    part: dict[str, Any] = {
+        "games": last - first,
+        "turns": 0,
+        "steps": 0,
+        "truncated": 0,
+        "reasons": {},
+        "records": [[0, 0, 0] for _ in specs],  # wins, draws, losses per lineup slot
+    }
+    for g in range(first, last):
+        env.reset(seed=seed * 1_000_003 + g)
+        agents = [
+            make_agent(spec, plain, seed=(seed * 1_000_003 + g) * 16 + i)
+            for i, spec in enumerate(specs)
+        ]
+        slot_of_seat = {(i + g) % players: i for i in range(players)}
+        seats = env.unwrapped._seat
+        for agent_id in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            seat = seats[agent_id]
+            action = agents[slot_of_seat[seat]].act(
+                obs["observation"], obs["action_mask"], state=env.unwrapped.state, player=seat
+            )
+            env.step(action)
+            part["steps"] += 1
+        state = env.unwrapped.state
+        part["turns"] += state.turn
+        winners = state.winners() if state.terminal else ()
+        if not state.terminal:
+            part["truncated"] += 1
+        reason = str(getattr(state, "end_reason", None)) if state.terminal else "truncated"
+        part["reasons"][reason] = part["reasons"].get(reason, 0) + 1
+        for seat in range(players):
+            record = part["records"][slot_of_seat[seat]]
+            if len(winners) == 1 and winners[0] == seat:
+                record[0] += 1
+            elif seat in winners or not winners:
+                record[1] += 1
+            else:
+                record[2] += 1
+    return part
+
+
+def _merge(out: TournamentResult, part: dict[str, Any]) -> None:
+    out.mean_turns += part["turns"]  # divided by the game count at the end
+    out.mean_steps += part["steps"]
+    out.truncated += part["truncated"]
+    for reason, count in part["reasons"].items():
+        out.end_reasons[reason] = out.end_reasons.get(reason, 0) + count
+    for result, (wins, draws, losses) in zip(out.agents, part["records"]):
+        result.games += wins + draws + losses
+        result.wins += wins
+        result.draws += draws
+        result.losses += losses
+
+
+def _labels(specs: list[str]) -> list[str]:
+    seen: dict[str, int] = {}
+    labels = []
+    for spec in specs:
+        seen[spec] = seen.get(spec, 0) + 1
+        labels.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
+    return labels
+
+
+def progress_bar(label: str, stream: Any = sys.stderr) -> Callable[[int, int], None]:
+    """A dependency-free progress bar on stderr (updated at most ~10 times a second)."""
+    start = time.perf_counter()
+    last = [0.0]
+
+    def update(done: int, total: int) -> None:
+        now = time.perf_counter()
+        if done < total and now - last[0] < 0.1:
+            return
+        last[0] = now
+        width = 30
+        filled = int(width * done / total)
+        rate = done / max(now - start, 1e-9)
+        eta = (total - done) / rate if rate else 0.0
+        stream.write(
+            f"\r{label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} "
+            f"{rate:.1f} games/s, eta {eta:.0f} s"
+        )
+        if done == total:
+            stream.write("\n")
+        stream.flush()
+
+    return update
