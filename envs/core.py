@@ -63,7 +63,7 @@ def check_option(name: str, value: Any, allowed: Iterable[Any]) -> None:
 
 
 def check_int_range(name: str, value: Any, low: int, high: int | None = None) -> None:
-    """Raise ``ValueError`` unless ``value`` is an int in ``[low, high]`` (``high=None``: no cap)."""
+    """Raise ``ValueError`` unless ``value`` is an int in ``[low, high]`` (None: no cap)."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise ValueError(f"option {name!r} must be an int, got {value!r}")
     if value < low or (high is not None and value > high):
