@@ -811,7 +811,7 @@ class State:
         elif action == MONKEY:
             monkeys = [c for c in q if SPECIES[c] == MONKEY and c != card]
             if monkeys:
-                pass
+                monkeys.reverse()
                 rest = []
                 for c in q:
                     s = SPECIES[c]
