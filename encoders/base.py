@@ -8,9 +8,10 @@ Action ids are the game's move ids (``MOVES`` of the rules engine): an encoder n
 objects on the hot path, and ``action_to_move`` / ``move_to_action`` translate for humans.
 
 Subclasses declare their pieces in ``__init__`` with :meth:`Encoder.piece` and implement
-:meth:`Encoder.encode_into`, which writes into a zeroed, preallocated buffer through ``buf`` (a
-Python ``array`` sharing memory with the numpy vector: scalar writes to it are several times
-cheaper than numpy item assignment).
+:meth:`Encoder.encode_into`, which writes into a zeroed, preallocated buffer ``buf`` that shares
+memory with the numpy vector: a ``bytearray`` for ``int8`` encoders, an ``array("f")`` for
+``float32`` ones. Scalar writes to these are several times cheaper than numpy item assignment, and
+the vector handed out is one ``copy()`` of it.
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ class Encoder(ABC):
     game: str = ""
     name: str = "default"
     version: str = "0"
+    #: ``np.int8`` (small counts: cheapest) or ``np.float32``.
+    dtype: type = np.float32
 
     def __init__(self, config: Any, moves: Sequence[Any], move_index: dict[Any, int]) -> None:
         self.config = config
@@ -59,7 +62,7 @@ class Encoder(ABC):
         self.num_actions = len(self.moves)
         self.pieces: dict[str, Piece] = {}
         self.size = 0
-        self._buf: array.array | None = None
+        self._buf: array.array | bytearray | None = None
         self._vec: np.ndarray | None = None
 
     # -- declaring the layout -------------------------------------------------------------------
@@ -84,14 +87,15 @@ class Encoder(ABC):
     @property
     def high(self) -> np.ndarray:
         """Upper bound of every entry (the lower bound is 0), for the observation space."""
-        high = np.zeros(self.size, dtype=np.float32)
+        high = np.zeros(self.size, dtype=self.dtype)
         for p in self.pieces.values():
             high[p.slice] = p.high
         return high
 
     def describe(self) -> str:
         """A table of the pieces: offsets, shapes, bounds and meanings."""
-        lines = [f"{self.game} encoder {self.name!r} v{self.version}: {self.size} float32 values"]
+        kind = np.dtype(self.dtype).name
+        lines = [f"{self.game} encoder {self.name!r} v{self.version}: {self.size} {kind} values"]
         for p in self.pieces.values():
             shape = "x".join(str(d) for d in p.shape)
             lines.append(
@@ -109,25 +113,29 @@ class Encoder(ABC):
     # -- encoding -------------------------------------------------------------------------------
 
     def encode(self, state: Any, player: int) -> np.ndarray:
-        """A fresh float32 observation of ``state`` as seen by seat ``player``."""
+        """A fresh observation of ``state`` as seen by seat ``player``."""
         if self._buf is None:
-            self._buf = array.array("f", bytes(4 * self.size))
-            self._vec = np.frombuffer(self._buf, dtype=np.float32)
+            if self.dtype is np.int8:
+                self._buf = bytearray(self.size)
+            else:
+                self._buf = array.array("f", bytes(4 * self.size))
+            self._vec = np.frombuffer(self._buf, dtype=self.dtype)
         vec = self._vec
-        vec.fill(0.0)
+        vec.fill(0)
         self.encode_into(state, player, self._buf)
         return vec.copy()
 
     @abstractmethod
-    def encode_into(self, state: Any, player: int, buf: array.array) -> None:
+    def encode_into(self, state: Any, player: int, buf: array.array | bytearray) -> None:
         """Write the observation into the zeroed buffer ``buf`` (length ``self.size``)."""
 
     def mask(self, state: Any) -> np.ndarray:
         """int8 mask over action ids: 1 for the legal moves of the player to act."""
-        mask = np.zeros(self.num_actions, dtype=np.int8)
+        mask = bytearray(self.num_actions)
         if not state.terminal:
-            mask[state.legal_move_ids()] = 1
-        return mask
+            for a in state.legal_move_ids():
+                mask[a] = 1
+        return np.frombuffer(mask, dtype=np.int8)
 
     # -- actions --------------------------------------------------------------------------------
 

@@ -1,8 +1,10 @@
 """Cubirds encoder: a player's view as a fixed-size float32 vector of named pieces.
 
 Seats are relative: index 0 of every per-seat piece is the observer, then the others in turn order.
-Counts are raw card counts (not normalised); each piece's upper bound is in the observation space.
-The size depends only on the player count N: ``285 + 18 N`` (see :meth:`CubirdsEncoder.describe`).
+Values are raw card counts stored as int8 (all fit: the deck has 110 cards); each piece's upper
+bound is in the observation space. The count of cards a player cannot locate is not a piece of its
+own: it is a linear function of the pieces (deck counts minus everything visible).
+The size depends only on the player count N: ``277 + 18 N`` (see :meth:`CubirdsEncoder.describe`).
 
 Rows are stored as blocks: thanks to the contiguous-block invariant (rules spec §4.1) a row is a
 sequence of at most 8 single-species blocks, so ``rows[r, b, s]`` = size of the ``b``-th block from
@@ -16,8 +18,7 @@ state directly instead of building the view.
 
 from __future__ import annotations
 
-import array
-
+import numpy as np
 from cardzoo.encoders.base import Encoder
 from cardzoo.envs.cubirds.data import CARD_COUNTS, NUM_ROWS, NUM_SPECIES, TOTAL_CARDS
 from cardzoo.envs.cubirds.game import MOVE_INDEX, MOVES, Config, State
@@ -26,11 +27,12 @@ _MAX_SPECIES = max(CARD_COUNTS)
 
 
 class CubirdsEncoder(Encoder):
-    """The default Cubirds encoder (``"default"``, version 1)."""
+    """The default Cubirds encoder (``"default"``, version 1): int8 card counts."""
 
     game = "cubirds"
     name = "default"
     version = "1"
+    dtype = np.int8
 
     def __init__(self, config: Config) -> None:
         super().__init__(config, MOVES, MOVE_INDEX)
@@ -55,61 +57,51 @@ class CubirdsEncoder(Encoder):
         self._seen = self.piece(
             "discard_seen", s, _MAX_SPECIES, "discard-pile cards whose species was revealed"
         )
-        self._unseen = self.piece(
-            "unseen", s, _MAX_SPECIES, "cards of each species whose place I cannot know"
-        )
+        # Write offsets of each seat's per-seat entries, by observer (no modulo on the hot path).
+        self._seat_offsets = [[((q - p) % n) for q in range(n)] for p in range(n)]
 
-    def encode_into(self, state: State, player: int, buf: array.array) -> None:
-        n = self.num_players
+    def encode_into(self, state: State, player: int, buf: bytearray) -> None:
         phase = state.phase
         if phase < 3:
-            buf[self._phase + phase] = 1.0
-            buf[self._to_act + (state.current_player - player) % n] = 1.0
-        unseen = list(CARD_COUNTS)
-        hand = state.hands[player]
+            buf[self._phase + phase] = 1
+            buf[self._to_act + self._seat_offsets[player][state.current_player]] = 1
         o = self._hand
-        for s in range(NUM_SPECIES):
-            c = hand[s]
+        for c in state.hands[player]:
             if c:
-                buf[o + s] = c
-                unseen[s] -= c
+                buf[o] = c
+            o += 1
         o_sizes, o_known, o_coll = self._sizes, self._known, self._coll
-        for q in range(n):
-            rel = (q - player) % n
-            buf[o_sizes + rel] = state.hand_sizes[q]
-            known = state.known[q]
-            coll = state.collections[q]
-            base = rel * NUM_SPECIES
-            for s in range(NUM_SPECIES):
-                k = known[s]
-                if k:
-                    buf[o_known + base + s] = k
-                    if rel:
-                        unseen[s] -= k
-                c = coll[s]
+        hand_sizes, known, collections = state.hand_sizes, state.known, state.collections
+        for q, rel in enumerate(self._seat_offsets[player]):
+            buf[o_sizes + rel] = hand_sizes[q]
+            o = o_known + rel * NUM_SPECIES
+            for c in known[q]:
                 if c:
-                    buf[o_coll + base + s] = c
-                    unseen[s] -= c
+                    buf[o] = c
+                o += 1
+            o = o_coll + rel * NUM_SPECIES
+            for c in collections[q]:
+                if c:
+                    buf[o] = c
+                o += 1
         base = self._rows
         for row in state.rows:
-            block = base - NUM_SPECIES
+            # Blocks are runs of one species (rules spec §4.1 invariant: at most 8 per row).
+            o = base - NUM_SPECIES
             previous = -1
             for s in row:
                 if s != previous:
-                    block += NUM_SPECIES
+                    o += NUM_SPECIES
                     previous = s
-                buf[block + s] += 1.0
-                unseen[s] -= 1
+                buf[o + s] += 1
             base += NUM_SPECIES * NUM_SPECIES
         buf[self._draw] = len(state.draw)
         buf[self._disc] = state.discard_size
-        o, o_unseen = self._seen, self._unseen
-        public = state.discard_public
-        for s in range(NUM_SPECIES):
-            c = public[s]
+        o = self._seen
+        for c in state.discard_public:
             if c:
-                buf[o + s] = c
-            buf[o_unseen + s] = unseen[s] - c
+                buf[o] = c
+            o += 1
 
 
 ENCODERS = {"default": CubirdsEncoder}

@@ -123,7 +123,10 @@ class CardGameEnv(AECEnv, EzPickle):
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(
-                    low=0.0, high=self.encoder.high, shape=(self.encoder.size,), dtype=np.float32
+                    low=0,
+                    high=self.encoder.high,
+                    shape=(self.encoder.size,),
+                    dtype=self.encoder.dtype,
                 ),
                 "action_mask": spaces.Box(low=0, high=1, shape=(num_actions,), dtype=np.int8),
             }
@@ -219,7 +222,7 @@ class CardGameEnv(AECEnv, EzPickle):
         self.step(action)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """``{"observation": float32 vector, "action_mask": int8 mask}`` for ``agent``.
+        """``{"observation": vector, "action_mask": int8 mask}`` for ``agent``.
 
         The mask is all zeros for an agent that is not to act.
         """

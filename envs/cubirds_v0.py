@@ -4,8 +4,8 @@
 Import                 ``from cardzoo.envs import cubirds_v0``
 Actions                Discrete(75)
 Agents                 ``player_0`` ... ``player_{N-1}``, N = 2..5 (default 2)
-Observation shape      ``(285 + 18 N,)`` float32: 321 (2p), 339 (3p), 357 (4p), 375 (5p)
-Observation values     raw card counts, 0..110 (bounds per piece in the space)
+Observation shape      ``(277 + 18 N,)`` int8: 313 (2p), 331 (3p), 349 (4p), 367 (5p)
+Observation values     raw card counts, 0..110 (bound of each piece in the space)
 Action mask            int8 ``(75,)``, in ``obs["action_mask"]``
 Rules                  ``shared/rules/cubirds.md`` (every decision implemented)
 =====================  ==========================================================
@@ -20,7 +20,7 @@ the choice of a flock or a pass (skipped automatically when passing is the only 
 
 Observation
 -----------
-A float32 vector of named pieces (``env.unwrapped.encoder.describe()`` prints the table;
+An int8 vector of card counts in named pieces (``env.unwrapped.encoder.describe()`` prints the table;
 ``encoder.split(obs)`` returns named views). Per-seat pieces are relative: the observer first, then
 the others in turn order.
 
@@ -38,7 +38,6 @@ rows            4x8x8    ``rows[r, b, s]`` = size of the b-th block from the lef
 draw_size       1        cards in the draw pile
 discard_size    1        cards in the discard pile
 discard_seen    8        discard-pile cards whose species was revealed
-unseen          8        cards of each species whose place the observer cannot know
 ==============  =======  ===========================================================
 
 Species order: Pink Flamingo, Owl, Toucan, Duck, Parrot, Magpie, Reed Warbler, Robin.

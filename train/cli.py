@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 from cardzoo.agents import HEURISTICS
-from cardzoo.envs import ENV_MODULES, __version__, games
+from cardzoo.envs import ENV_MODULES, __version__, games, load
 from cardzoo.train.tournament import progress_bar, run_tournament
 
 
@@ -129,6 +129,18 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench(args: argparse.Namespace) -> int:
+    from cardzoo.train.bench import run
+
+    modules = games() if args.game is None else [load(args.game)]
+    rows = run(modules, min_steps=args.steps, repeats=args.repeats)
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(rows, fh, indent=2)
+        print(f"results written to {args.json}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cardzoo", description="Card-game environments for multi-agent RL."
@@ -166,6 +178,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="rule options, e.g. midturn_exhaustion=partial",
     )
     p.set_defaults(func=cmd_eval)
+
+    p = sub.add_parser("bench", help="steps/s of env() and raw_env() under random legal play")
+    p.add_argument("game", nargs="?", help="one game (default: all)")
+    p.add_argument("--steps", type=int, default=50_000, help="steps per measurement")
+    p.add_argument("--repeats", type=int, default=3, help="best of this many measurements")
+    p.add_argument("--json", metavar="FILE")
+    p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("demo", help="heuristic vs random on every game and player count")
     p.add_argument("--games", type=int, default=200)

@@ -28,7 +28,7 @@ def _check_step(env, rng) -> None:
     assert np.flatnonzero(mask).tolist() == legal, "mask must equal the engine's legal moves"
     assert all(state.is_legal(a) == bool(mask[a]) for a in range(encoder.num_actions))
     vec = obs["observation"]
-    assert vec.dtype == np.float32 and vec.shape == (encoder.size,)
+    assert vec.dtype == encoder.dtype and vec.shape == (encoder.size,)
     assert (vec >= 0).all() and (vec <= encoder.high).all(), "observation outside its space"
     for agent in env.agents:
         if agent != env.agent_selection:

@@ -1,0 +1,44 @@
+# The two commands of the README: `make demo` (the main job) and `make test`.
+# Each creates or reuses a virtual environment in .venv and installs what it needs.
+
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+GAMES ?= 200
+WORKERS ?= 2
+
+.PHONY: demo test lint bench list clean train-deps
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+## the main job: heuristic vs random tournaments on every game and player count
+demo: $(VENV)/.installed
+	$(VENV)/bin/cardzoo demo --games $(GAMES) --workers $(WORKERS)
+
+## the whole test suite, lint first (2 workers)
+test: $(VENV)/.installed
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(PY) -m pytest -n $(WORKERS) -q
+
+lint: $(VENV)/.installed
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+## steps/s of env() and raw_env() with random legal play
+bench: $(VENV)/.installed
+	$(VENV)/bin/cardzoo bench
+
+list: $(VENV)/.installed
+	$(VENV)/bin/cardzoo list
+
+## stable-baselines3 + sb3-contrib + the CPU build of torch (for training scripts)
+train-deps: $(VENV)/.installed
+	$(PY) -m pip install --quiet -e '.[dev,train]'
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache
