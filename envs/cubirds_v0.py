@@ -20,9 +20,9 @@ the choice of a flock or a pass (skipped automatically when passing is the only 
 
 Observation
 -----------
-An int8 vector of card counts in named pieces (``env.unwrapped.encoder.describe()`` prints the table;
-``encoder.split(obs)`` returns named views). Per-seat pieces are relative: the observer first, then
-the others in turn order.
+An int8 vector of card counts in named pieces (``env.unwrapped.encoder.describe()`` prints the
+table; ``encoder.split(obs)`` returns named views). Per-seat pieces are relative: the observer
+first, then the others in turn order.
 
 ==============  =======  ===========================================================
 piece           shape    meaning
