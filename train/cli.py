@@ -197,7 +197,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    # Rule options may come before or after the flags, so collect key=value words ourselves.
+    args, extra = parser.parse_known_args(argv)
+    if hasattr(args, "options"):
+        words = list(args.options) + extra
+        bad = [w for w in words if "=" not in w or w.startswith("-")]
+        if bad:
+            parser.error(f"unrecognized arguments: {' '.join(bad)}")
+        try:
+            args.options = [parse_option(w) for w in words]
+        except argparse.ArgumentTypeError as err:
+            parser.error(str(err))
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         return args.func(args)
     except ValueError as err:  # bad game name, option value, agent spec...
