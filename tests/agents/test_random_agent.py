@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from cardzoo.agents import Agent, RandomAgent, make_agent
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from cardzoo.train.cli import main, parse_option
 from cardzoo.train.tournament import lineup, run_tournament, wilson_interval
 
