@@ -1,8 +1,9 @@
-"""Beasty Bar encoder: a player's view as a fixed-size float32 vector of named pieces.
+"""Beasty Bar encoder: a player's view as a fixed-size int8 vector of named pieces.
 
 Seats are relative: index 0 of every per-seat piece is the observer, then the others in turn
 order. Animals are indexed by strength - 1 (0 = Skunk ... 11 = Lion). The size depends only on the
-player count N: ``75 + 47 N`` (see :meth:`BeastyBarEncoder.describe`).
+player count N: ``75 + 47 N`` (see :meth:`BeastyBarEncoder.describe`). Values are 0/1 flags and
+small counts stored as int8 (the largest is a bar strength sum, at most 78).
 
 The queue has 4 slots, index 0 next to Heaven's Gate: a decision is always taken between turns,
 when the five-animal check has left at most 4 animals. Each slot holds a one-hot species and a
@@ -16,8 +17,7 @@ played"), which is public (rules spec §11).
 
 from __future__ import annotations
 
-import array
-
+import numpy as np
 from cardzoo.encoders.base import Encoder
 from cardzoo.envs.beasty_bar.data import NUM_ANIMALS, POINTS, QUEUE_SIZE
 from cardzoo.envs.beasty_bar.game import MOVE_INDEX, MOVES, Config, State
@@ -28,17 +28,17 @@ _MAX_POINTS = sum(POINTS)  # 36
 
 
 class BeastyBarEncoder(Encoder):
-    """The default Beasty Bar encoder (``"default"``, version 1)."""
+    """The default Beasty Bar encoder (``"default"``, version 1): int8 flags and counts."""
 
     game = "beasty_bar"
     name = "default"
     version = "1"
+    dtype = np.int8
 
     def __init__(self, config: Config) -> None:
         super().__init__(config, MOVES, MOVE_INDEX)
         n = self.num_players
         a = NUM_ANIMALS
-        self._points = config.scoring == "points"
         self._phase = self.piece("phase", 2, 1, "one-hot decision: set aside (variant), play")
         self._to_act = self.piece("to_act", n, 1, "one-hot relative seat of the player to act")
         self._order = self.piece(
@@ -69,58 +69,79 @@ class BeastyBarEncoder(Encoder):
         self._sums = self.piece(
             "bar_strength_sums", n, _MAX_SUM, "strength sum of each seat's bar animals (tiebreak)"
         )
+        self._ones = bytes([1]) * (n * a)
+        # Score of one bar animal by animal index: 1 (count) or its points.
+        points = config.scoring == "points"
+        self._value = [POINTS[i + 1] if points else 1 for i in range(a)]
+        self._seat_tables: dict[int, tuple[list[int], list[int], list[int]]] = {}
 
-    def encode_into(self, state: State, player: int, buf: array.array) -> None:
+    def _tables(self, player: int) -> tuple[list[int], list[int], list[int]]:
+        """Per card, as seen by ``player``: relative-seat x animal index, animal index, and
+        relative seat (prebuilt once per seat)."""
+        tables = self._seat_tables.get(player)
+        if tables is None:
+            n, a = self.num_players, NUM_ANIMALS
+            rel = [(c // a - player) % n for c in range(n * a)]
+            tables = (
+                [r * a + c % a for c, r in enumerate(rel)],
+                [c % a for c in range(n * a)],
+                rel,
+            )
+            self._seat_tables[player] = tables
+        return tables
+
+    def encode_into(self, state: State, player: int, buf: bytearray) -> None:
         n = self.num_players
         a = NUM_ANIMALS
-        rel = [(q - player) % n for q in range(n)]
+        idx, animal, rel = self._tables(player)
         phase = state.phase
         if phase < 2:
-            buf[self._phase + phase] = 1.0
-            buf[self._to_act + rel[state.current_player]] = 1.0
-        buf[self._order + (player - state.first_player) % n] = 1.0
+            buf[self._phase + phase] = 1
+            buf[self._to_act + (state.current_player - player) % n] = 1
+        buf[self._order + (player - state.first_player) % n] = 1
         o = self._hand
         for c in state.hands[player]:
-            buf[o + c % a] = 1.0
+            buf[o + animal[c]] = 1
+        # "unplayed" = every animal, minus those seen in the queue, the bar and THAT'S IT.
+        ou = self._unplayed
+        buf[ou : ou + n * a] = self._ones
         os, oo = self._qs, self._qo
         for i, c in enumerate(state.queue):
-            buf[os + i * a + c % a] = 1.0
-            buf[oo + i * n + rel[c // a]] = 1.0
-        score = [0.0] * n
-        sums = [0.0] * n
+            buf[os + i * a + animal[c]] = 1
+            buf[oo + i * n + rel[c]] = 1
+            buf[ou + idx[c]] = 0
+        score = [0] * n
+        sums = [0] * n
         o = self._bar
-        points = self._points
+        value = self._value
         for c in state.bar:
-            q = rel[c // a]
-            s = c % a
-            buf[o + q * a + s] = 1.0
-            score[q] += POINTS[s + 1] if points else 1.0
-            sums[q] += s + 1
+            k = idx[c]
+            buf[o + k] = 1
+            buf[ou + k] = 0
+            r = rel[c]
+            score[r] += value[animal[c]]
+            sums[r] += animal[c] + 1
         o = self._out
         for c in state.thats_it:
-            buf[o + rel[c // a] * a + c % a] = 1.0
-        ou, oh, od, oa = self._unplayed, self._hsize, self._dsize, self._asize
+            k = idx[c]
+            buf[o + k] = 1
+            buf[ou + k] = 0
+        oh, od, oa = self._hsize, self._dsize, self._asize
+        hands, draws, asides = state.hands, state.draws, state.set_asides
         left = 0
         for q in range(n):
-            r = rel[q]
-            base = ou + r * a
-            hand, pile, aside = state.hands[q], state.draws[q], state.set_asides[q]
-            for c in hand:
-                buf[base + c % a] = 1.0
-            for c in pile:
-                buf[base + c % a] = 1.0
-            for c in aside:
-                buf[base + c % a] = 1.0
-            buf[oh + r] = len(hand)
-            buf[od + r] = len(pile)
-            buf[oa + r] = len(aside)
-            left += len(hand) + len(pile)
+            r = (q - player) % n
+            h, d = len(hands[q]), len(draws[q])
+            buf[oh + r] = h
+            buf[od + r] = d
+            buf[oa + r] = len(asides[q])
+            left += h + d
         if phase == 0:  # set-aside phase: the cards still to be set aside are not turns
             left = (a - state.config.set_aside) * n
         buf[self._left] = left
         o = self._aside
-        for c in state.set_asides[player]:
-            buf[o + c % a] = 1.0
+        for c in asides[player]:
+            buf[o + animal[c]] = 1
         os, osum = self._score, self._sums
         for r in range(n):
             buf[os + r] = score[r]

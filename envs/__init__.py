@@ -17,7 +17,7 @@ from typing import Any
 __version__ = "0.1.0"
 
 #: Versioned module name of every env, in the order the suite presents them.
-ENV_MODULES: tuple[str, ...] = ("cubirds_v0",)
+ENV_MODULES: tuple[str, ...] = ("cubirds_v0", "beasty_bar_v0")
 
 
 def load(name: str) -> ModuleType:

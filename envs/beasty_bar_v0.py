@@ -4,7 +4,7 @@
 Import                 ``from cardzoo.envs import beasty_bar_v0``
 Actions                Discrete(45)
 Agents                 ``player_0`` ... ``player_{N-1}``, N = 2..4 (default 2)
-Observation shape      ``(75 + 47 N,)`` float32: 169 (2p), 216 (3p), 263 (4p)
+Observation shape      ``(75 + 47 N,)`` int8: 169 (2p), 216 (3p), 263 (4p)
 Observation values     0/1 flags and small counts, 0..78 (bounds per piece in the space)
 Action mask            int8 ``(45,)``, in ``obs["action_mask"]``
 Rules                  ``shared/rules/beasty_bar.md`` (every decision implemented)
@@ -23,7 +23,7 @@ the others; those steps are not turns.
 
 Observation
 -----------
-A float32 vector of named pieces (``env.unwrapped.encoder.describe()`` prints the table;
+An int8 vector of named pieces (``env.unwrapped.encoder.describe()`` prints the table;
 ``encoder.split(obs)`` returns named views). Per-seat pieces are relative: the observer first, then
 the others in turn order. Animal index = strength - 1 (0 Skunk, 1 Parrot, 2 Kangaroo, 3 Monkey,
 4 Chameleon, 5 Seal, 6 Zebra, 7 Giraffe, 8 Snake, 9 Crocodile, 10 Hippo, 11 Lion).
