@@ -148,10 +148,10 @@ def test_determinism_ignores_global_rngs(module, config):
 def test_clone_independence_and_pickle(module, config):
     env = module.env(**config)
     rng = np.random.default_rng(3)
-    _walk(env, 77, 25, rng)
+    _walk(env, 77, 10, rng)
     state = env.unwrapped.state
     if state.terminal:
-        pytest.skip("game ended within 25 steps")
+        pytest.skip("game ended within 10 steps")
     snapshot = (state.render(), state.census(), state.legal_move_ids(), state.current_player)
     copy = state.clone()
     restored = pickle.loads(pickle.dumps(state))
