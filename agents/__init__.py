@@ -13,6 +13,7 @@ from cardzoo.agents.base import Agent, RandomAgent
 #: Heuristic agent class per game, as "module:Class" (imported on demand).
 HEURISTICS: dict[str, str] = {
     "cubirds": "cardzoo.agents.cubirds_heuristic:CubirdsHeuristic",
+    "beasty_bar": "cardzoo.agents.beasty_bar_heuristic:BeastyBarHeuristic",
 }
 
 AGENT_KINDS = ("random", "heuristic")
