@@ -285,6 +285,8 @@ def card_name(card: int) -> str:
 # Phases.
 SET_ASIDE_PHASE, PLAY_PHASE, GAME_OVER = 0, 1, 2
 PHASE_NAMES = ("set aside", "play", "game over")
+#: ``State.end_reason`` once the game is over (it has only one way to end, §8).
+END_ALL_PLAYED = "all_cards_played"
 
 
 def move_from_id(move_id: int) -> Move:
@@ -349,6 +351,7 @@ class State:
         "phase",
         "turn",
         "terminal",
+        "end_reason",
         "_legal",
         "_winners",
     )
@@ -370,6 +373,7 @@ class State:
         self.set_asides: list[list[int]] = [[] for _ in range(n)]
         self.turn = 0
         self.terminal = False
+        self.end_reason: str | None = None
         self._legal: list[int] | None = None
         self._winners: tuple[int, ...] = ()
         if config.set_aside:
@@ -455,6 +459,7 @@ class State:
         state.turn = turn
         state.phase = PLAY_PHASE
         state.terminal = False
+        state.end_reason = None
         state._legal = None
         state._winners = ()
         state.current_player = current_player
@@ -567,6 +572,7 @@ class State:
         new.phase = self.phase
         new.turn = self.turn
         new.terminal = self.terminal
+        new.end_reason = self.end_reason
         new._legal = self._legal  # never mutated in place: apply_id replaces it
         new._winners = self._winners
         return new
@@ -852,6 +858,7 @@ class State:
     def _finish(self) -> None:
         """§8: the game is over; best score wins, tie -> lower strength sum, then shared."""
         self.terminal = True
+        self.end_reason = END_ALL_PLAYED
         self.phase = GAME_OVER
         self.current_player = -1
         self._legal = None
