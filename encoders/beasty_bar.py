@@ -70,22 +70,32 @@ class BeastyBarEncoder(Encoder):
             "bar_strength_sums", n, _MAX_SUM, "strength sum of each seat's bar animals (tiebreak)"
         )
         self._ones = bytes([1]) * (n * a)
-        # Score of one bar animal by animal index: 1 (count) or its points.
-        points = config.scoring == "points"
-        self._value = [POINTS[i + 1] if points else 1 for i in range(a)]
-        self._seat_tables: dict[int, tuple[list[int], list[int], list[int]]] = {}
+        self._points = config.scoring == "points"
+        self._seat_tables: dict[int, tuple[list[int], ...]] = {}
 
-    def _tables(self, player: int) -> tuple[list[int], list[int], list[int]]:
-        """Per card, as seen by ``player``: relative-seat x animal index, animal index, and
-        relative seat (prebuilt once per seat)."""
+    def _tables(self, player: int) -> tuple[list[int], ...]:
+        """Buffer offsets per card as seen by ``player`` (built once per seat): the card's entry
+        in my_hand, queue_species (slot 0), queue_owner (slot 0), bar, thats_it, unplayed, scores,
+        bar_strength_sums, my_set_aside; then its score value and its strength."""
         tables = self._seat_tables.get(player)
         if tables is None:
             n, a = self.num_players, NUM_ANIMALS
-            rel = [(c // a - player) % n for c in range(n * a)]
+            cards = range(n * a)
+            rel = [(c // a - player) % n for c in cards]
+            animal = [c % a for c in cards]
+            idx = [r * a + s for r, s in zip(rel, animal)]
             tables = (
-                [r * a + c % a for c, r in enumerate(rel)],
-                [c % a for c in range(n * a)],
-                rel,
+                [self._hand + s for s in animal],
+                [self._qs + s for s in animal],
+                [self._qo + r for r in rel],
+                [self._bar + k for k in idx],
+                [self._out + k for k in idx],
+                [self._unplayed + k for k in idx],
+                [self._score + r for r in rel],
+                [self._sums + r for r in rel],
+                [self._aside + s for s in animal],
+                [POINTS[s + 1] if self._points else 1 for s in animal],
+                [s + 1 for s in animal],
             )
             self._seat_tables[player] = tables
         return tables
@@ -93,39 +103,33 @@ class BeastyBarEncoder(Encoder):
     def encode_into(self, state: State, player: int, buf: bytearray) -> None:
         n = self.num_players
         a = NUM_ANIMALS
-        idx, animal, rel = self._tables(player)
+        (t_hand, t_qs, t_qo, t_bar, t_out, t_unp, t_score, t_sum, t_aside, value, strength) = (
+            self._tables(player)
+        )
         phase = state.phase
         if phase < 2:
             buf[self._phase + phase] = 1
             buf[self._to_act + (state.current_player - player) % n] = 1
         buf[self._order + (player - state.first_player) % n] = 1
-        o = self._hand
         for c in state.hands[player]:
-            buf[o + animal[c]] = 1
+            buf[t_hand[c]] = 1
         # "unplayed" = every animal, minus those seen in the queue, the bar and THAT'S IT.
         ou = self._unplayed
         buf[ou : ou + n * a] = self._ones
-        os, oo = self._qs, self._qo
-        for i, c in enumerate(state.queue):
-            buf[os + i * a + animal[c]] = 1
-            buf[oo + i * n + rel[c]] = 1
-            buf[ou + idx[c]] = 0
-        score = [0] * n
-        sums = [0] * n
-        o = self._bar
-        value = self._value
+        i = 0
+        for c in state.queue:
+            buf[t_qs[c] + i * a] = 1
+            buf[t_qo[c] + i * n] = 1
+            buf[t_unp[c]] = 0
+            i += 1
         for c in state.bar:
-            k = idx[c]
-            buf[o + k] = 1
-            buf[ou + k] = 0
-            r = rel[c]
-            score[r] += value[animal[c]]
-            sums[r] += animal[c] + 1
-        o = self._out
+            buf[t_bar[c]] = 1
+            buf[t_unp[c]] = 0
+            buf[t_score[c]] += value[c]
+            buf[t_sum[c]] += strength[c]
         for c in state.thats_it:
-            k = idx[c]
-            buf[o + k] = 1
-            buf[ou + k] = 0
+            buf[t_out[c]] = 1
+            buf[t_unp[c]] = 0
         oh, od, oa = self._hsize, self._dsize, self._asize
         hands, draws, asides = state.hands, state.draws, state.set_asides
         left = 0
@@ -139,13 +143,8 @@ class BeastyBarEncoder(Encoder):
         if phase == 0:  # set-aside phase: the cards still to be set aside are not turns
             left = (a - state.config.set_aside) * n
         buf[self._left] = left
-        o = self._aside
         for c in asides[player]:
-            buf[o + animal[c]] = 1
-        os, osum = self._score, self._sums
-        for r in range(n):
-            buf[os + r] = score[r]
-            buf[osum + r] = sums[r]
+            buf[t_aside[c]] = 1
 
 
 ENCODERS = {"default": BeastyBarEncoder}
