@@ -29,8 +29,9 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-## steps/s of env() and raw_env() with random legal play
+## steps/s of env() and raw_env() with random legal play, PettingZoo classic peers in the same run
 bench: $(VENV)/.installed
+	$(PY) -m pip install --quiet -e '.[dev,bench]'
 	$(VENV)/bin/cardzoo bench
 
 list: $(VENV)/.installed
