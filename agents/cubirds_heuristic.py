@@ -52,35 +52,13 @@ from cardzoo.envs.cubirds.game import (
     NUM_LAY_MOVES,
     PASS_FLOCK,
     TAKE_DRAW,
+    has_won,
+    lay_on_row,
 )
 
 WIN_VALUE = 1e6
 LOSS_VALUE = -1e5
 SPECIES = range(NUM_SPECIES)
-
-
-def has_won(coll: list[int] | tuple[int, ...]) -> bool:
-    present = 0
-    triples = 0
-    for c in coll:
-        if c:
-            present += 1
-            if c >= WIN_TRIPLE_SIZE:
-                triples += 1
-    return present >= WIN_SPECIES_PRESENT or triples >= WIN_TRIPLES
-
-
-def lay_on_row(row: tuple[int, ...], species: int, end: int, k: int):
-    """(captured cards, new row) for laying ``k`` cards of ``species`` at ``end`` of ``row``."""
-    if species not in row:
-        if end == 0:
-            return (), (species,) * k + row
-        return (), row + (species,) * k
-    if end == 0:
-        j = row.index(species)
-        return row[:j], (species,) * k + row[j:]
-    j = len(row) - 1 - row[::-1].index(species)
-    return row[j + 1 :], row[: j + 1] + (species,) * k
 
 
 def row_captures(row: tuple[int, ...]) -> dict[int, int]:

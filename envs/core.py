@@ -52,6 +52,38 @@ class IllegalMoveError(ValueError):
     """A move that the rules do not allow in the current state. The state is left unchanged."""
 
 
+def move_id_of(move: Any, move_index: dict[Any, int], game: str) -> int:
+    """The id of ``move`` (a move of the game or an int id); IllegalMoveError if it is neither."""
+    if isinstance(move, (int, np.integer)) and not isinstance(move, bool):
+        if not 0 <= move < len(move_index):
+            raise IllegalMoveError(f"move id {move} is out of range 0..{len(move_index) - 1}")
+        return int(move)
+    try:
+        return move_index[move]
+    except (KeyError, TypeError):
+        raise IllegalMoveError(f"{move!r} is not a {game} move") from None
+
+
+def reject_move(state: Any, move: Any, moves: tuple[Any, ...], phase: str) -> None:
+    """Raise the IllegalMoveError for an illegal ``move``: who, in which phase, what is legal."""
+    if state.terminal:
+        raise IllegalMoveError(f"the game is over; no move is legal (got {move!r})")
+    shown = moves[move] if isinstance(move, (int, np.integer)) else move
+    legal = "; ".join(str(m) for m in state.legal_moves())
+    raise IllegalMoveError(
+        f"illegal move for seat {state.current_player} in the {phase} phase: {shown}. "
+        f"Legal: {legal}"
+    )
+
+
+def check_seat(player: Any, num_players: int) -> None:
+    """Raise ``ValueError`` unless ``player`` is a seat index of this game."""
+    if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
+        raise ValueError(f"player must be a seat 0..{num_players - 1}, got {player!r}")
+    if not 0 <= player < num_players:
+        raise ValueError(f"player must be a seat 0..{num_players - 1}, got {player!r}")
+
+
 def check_option(name: str, value: Any, allowed: Iterable[Any]) -> None:
     """Raise ``ValueError`` naming ``name`` and the allowed values unless ``value`` is allowed."""
     allowed = list(allowed)

@@ -103,12 +103,14 @@ from cardzoo.envs.beasty_bar.data import (
     SNAKE,
 )
 from cardzoo.envs.core import (
-    IllegalMoveError,
     check_first_player,
     check_int_range,
     check_option,
+    check_seat,
     clone_rng,
     make_rng,
+    move_id_of,
+    reject_move,
     resolve_first_player,
 )
 
@@ -870,28 +872,13 @@ class State:
     # -- input checking -------------------------------------------------------------------------
 
     def _move_id(self, move: Move | int) -> int:
-        if isinstance(move, (int, np.integer)) and not isinstance(move, bool):
-            if not 0 <= move < NUM_MOVES:
-                raise IllegalMoveError(f"move id {move} is out of range 0..{NUM_MOVES - 1}")
-            return int(move)
-        try:
-            return MOVE_INDEX[move]
-        except (KeyError, TypeError):
-            raise IllegalMoveError(f"{move!r} is not a Beasty Bar move") from None
+        return move_id_of(move, MOVE_INDEX, "Beasty Bar")
 
     def _reject(self, move: Move | int) -> None:
-        if self.terminal:
-            raise IllegalMoveError(f"the game is over; no move is legal (got {move!r})")
-        shown = MOVES[move] if isinstance(move, (int, np.integer)) else move
-        legal = "; ".join(str(m) for m in self.legal_moves())
-        raise IllegalMoveError(
-            f"illegal move for seat {self.current_player} in the {PHASE_NAMES[self.phase]} "
-            f"phase: {shown}. Legal: {legal}"
-        )
+        reject_move(self, move, MOVES, PHASE_NAMES[self.phase])
 
     def _check_seat(self, player: int) -> None:
-        if not 0 <= player < self.num_players:
-            raise ValueError(f"player must be a seat 0..{self.num_players - 1}, got {player!r}")
+        check_seat(player, self.num_players)
 
 
 def _strength(animal: int | str) -> int:

@@ -38,16 +38,18 @@ Decisions taken here where the rules spec leaves a detail open:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 import numpy as np
 from cardzoo.envs.core import (
-    IllegalMoveError,
     check_first_player,
     check_int_range,
     check_option,
+    check_seat,
     clone_rng,
     make_rng,
+    move_id_of,
+    reject_move,
     resolve_first_player,
 )
 from cardzoo.envs.cubirds.data import (
@@ -186,6 +188,8 @@ PHASE_NAMES = ("lay", "draw", "flock", "game over")
 END_WIN = "win"
 END_FAILED_DEAL = "failed_deal"
 END_EXHAUSTION = "exhaustion"
+
+RowT = TypeVar("RowT", list[int], tuple[int, ...])
 
 # Every card kind (species) in every zone adds up to these counts.
 CARD_TOTALS: list[int] = list(CARD_COUNTS)
@@ -563,21 +567,8 @@ class State:
         hand[species] = 0
         self.known[p][species] = 0
         self.hand_sizes[p] -= laid
-        row = self.rows[r]
-        captured: list[int] = []
-        if species in row:
-            if end == LEFT:
-                j = row.index(species)
-                captured = row[:j]
-                row[:j] = [species] * laid
-            else:
-                j = len(row) - 1 - row[::-1].index(species)
-                captured = row[j + 1 :]
-                row[j + 1 :] = [species] * laid
-        elif end == LEFT:
-            row[:0] = [species] * laid
-        else:
-            row.extend([species] * laid)
+        captured, row = lay_on_row(self.rows[r], species, end, laid)
+        self.rows[r] = row
 
         if captured:
             known = self.known[p]
@@ -656,7 +647,7 @@ class State:
         self.discard[species] += count - banked
         self.discard_public[species] += count - banked
         self.discard_size += count - banked
-        if _has_won(collection):
+        if has_won(collection):
             self._finish((p,), END_WIN)
             return
         self._end_turn()
@@ -734,31 +725,32 @@ class State:
     # -- input checking -------------------------------------------------------------------------
 
     def _move_id(self, move: Move | int) -> int:
-        if isinstance(move, (int, np.integer)) and not isinstance(move, bool):
-            if not 0 <= move < NUM_MOVES:
-                raise IllegalMoveError(f"move id {move} is out of range 0..{NUM_MOVES - 1}")
-            return int(move)
-        try:
-            return MOVE_INDEX[move]
-        except (KeyError, TypeError):
-            raise IllegalMoveError(f"{move!r} is not a Cubirds move") from None
+        return move_id_of(move, MOVE_INDEX, "Cubirds")
 
     def _reject(self, move: Move | int) -> None:
-        if self.terminal:
-            raise IllegalMoveError(f"the game is over; no move is legal (got {move!r})")
-        shown = MOVES[move] if isinstance(move, (int, np.integer)) else move
-        legal = "; ".join(str(m) for m in self.legal_moves())
-        raise IllegalMoveError(
-            f"illegal move for seat {self.current_player} in the {PHASE_NAMES[self.phase]} phase: "
-            f"{shown}. Legal: {legal}"
-        )
+        reject_move(self, move, MOVES, PHASE_NAMES[self.phase])
 
     def _check_seat(self, player: int) -> None:
-        if not 0 <= player < self.num_players:
-            raise ValueError(f"player must be a seat 0..{self.num_players - 1}, got {player!r}")
+        check_seat(player, self.num_players)
 
 
-def _has_won(collection: list[int]) -> bool:
+def lay_on_row(row: RowT, species: int, end: int, count: int) -> tuple[RowT, RowT]:
+    """``(captured, new_row)`` after laying ``count`` cards of ``species`` at ``end`` of ``row``.
+
+    Pure (§4.1): ``row`` (a list or a tuple) is not modified; the results have its type.
+    """
+    laid = type(row)((species,)) * count
+    if species not in row:
+        return row[:0], (laid + row if end == LEFT else row + laid)
+    if end == LEFT:
+        j = row.index(species)  # the nearest card of the species from the left
+        return row[:j], laid + row[j:]
+    j = len(row) - 1 - row[::-1].index(species)  # the nearest from the right
+    return row[j + 1 :], row[: j + 1] + laid
+
+
+def has_won(collection: list[int] | tuple[int, ...]) -> bool:
+    """Whether a collection meets a win condition (§4.3): 7 species, or 3+ of 2 species."""
     present = 0
     triples = 0
     for c in collection:
