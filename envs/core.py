@@ -119,7 +119,8 @@ def make_rng(seed: int | np.random.Generator | None) -> np.random.Generator:
 
 def clone_rng(rng: np.random.Generator) -> np.random.Generator:
     """An independent generator in exactly the same state (cheaper than ``copy.deepcopy``)."""
-    bit_generator = type(rng.bit_generator)()
+    # A fixed seed skips reading OS entropy; the state is overwritten right after.
+    bit_generator = type(rng.bit_generator)(0)
     bit_generator.state = rng.bit_generator.state
     return np.random.Generator(bit_generator)
 
