@@ -114,7 +114,7 @@ class CardGameEnv(AECEnv, EzPickle):
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.reward_mode = reward
-        self.max_turns: int = getattr(self.config, "max_turns", 1000)
+        self.max_turns: int = self.config.max_turns
 
         n = self.config.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
@@ -302,8 +302,7 @@ class CardGameEnv(AECEnv, EzPickle):
             self.rewards[a] = float(v)
             self.terminations[a] = True
         self.infos = {
-            a: {"winners": state.winners(), "end_reason": getattr(state, "end_reason", None)}
-            for a in self.agents
+            a: {"winners": state.winners(), "end_reason": state.end_reason} for a in self.agents
         }
         self._accumulate_rewards()
 

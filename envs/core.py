@@ -3,9 +3,10 @@
 A rules engine lives in ``envs/<game>/`` and imports nothing from RL libraries. It exposes:
 
 ``Config``
-    A frozen dataclass holding the player count and every rule option of the game's rules spec,
-    with the documented defaults. ``__post_init__`` validates each field and raises ``ValueError``
-    naming the option and its allowed values (use :func:`check_option`).
+    A frozen dataclass holding the player count (``num_players``), every rule option of the game's
+    rules spec with the documented defaults, and ``max_turns``, the env's truncation cap.
+    ``__post_init__`` validates each field and raises ``ValueError`` naming the option and its
+    allowed values (use :func:`check_option`).
 
 ``MOVES`` / ``MOVE_INDEX``
     The game's *move universe*: a tuple of every move that can ever be legal, each a small,
@@ -33,7 +34,8 @@ A rules engine lives in ``envs/<game>/`` and imports nothing from RL libraries. 
       resampled consistently with what they can see (used by the hidden-information tests and by
       search agents);
     - ``census() -> dict[str, list[int]]``: card counts per card kind for every zone; the zones
-      always add up to ``CARD_TOTALS`` (used by the conservation tests);
+      always add up to the property ``card_totals`` (used by the conservation tests);
+    - ``end_reason``: why the game ended (a short string), ``None`` while it goes on;
     - ``render() -> str``: a human-readable table of the whole state with card names.
 
 A turn made of several decisions (Cubirds: lay, then maybe draw, then maybe flock) is a sequence of

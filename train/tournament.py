@@ -202,7 +202,7 @@ def _play_games(job: tuple) -> dict[str, Any]:
         winners = state.winners() if state.terminal else ()
         if not state.terminal:
             part["truncated"] += 1
-        reason = str(getattr(state, "end_reason", None)) if state.terminal else "truncated"
+        reason = str(state.end_reason) if state.terminal else "truncated"
         part["reasons"][reason] = part["reasons"].get(reason, 0) + 1
         for seat in range(players):
             record = part["records"][slot_of_seat[seat]]

@@ -519,6 +519,11 @@ class State:
         new.rng = np.random.default_rng(int(rng.integers(2**63)))
         return new
 
+    @property
+    def card_totals(self) -> list[int]:
+        """What :meth:`census` adds up to: the deck's count of each species."""
+        return list(CARD_TOTALS)
+
     def census(self) -> dict[str, list[int]]:
         """Cards per species in every zone; the zones add up to ``CARD_TOTALS``."""
         zones: dict[str, list[int]] = {"draw": _counts(self.draw), "discard": self.discard[:]}
