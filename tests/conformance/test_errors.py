@@ -149,3 +149,49 @@ def test_rewards_are_terminal_and_follow_the_convention(module, config):
                 assert totals[agent] == pytest.approx(1.0 / len(winners))
             else:
                 assert totals[agent] == pytest.approx(-1.0 / (n - len(winners)))
+
+
+@pytest.mark.parametrize("module,config", CASES)
+def test_score_rewards_are_score_differences(module, config):
+    env = module.env(reward="score", **config)
+    rng = np.random.default_rng(4)
+    finished = 0
+    for seed in range(10):
+        env.reset(seed=seed)
+        totals = {a: 0.0 for a in env.agents}
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, _ = env.last()
+            totals[agent] += reward
+            if term or trunc:
+                env.step(None)
+            else:
+                legal = np.flatnonzero(obs["action_mask"])
+                env.step(int(legal[rng.integers(legal.size)]))
+        state = env.unwrapped.state
+        if not state.terminal:
+            continue
+        finished += 1
+        scores = state.scores()
+        n = len(scores)
+        for seat, agent in enumerate(env.possible_agents):
+            others = (sum(scores) - scores[seat]) / (n - 1)
+            assert totals[agent] == pytest.approx(scores[seat] - others)
+        assert sum(totals.values()) == pytest.approx(0.0)
+    assert finished > 0
+
+
+@pytest.mark.parametrize("module,config", CASES)
+def test_helpers_for_agents_and_humans(module, config):
+    env = module.env(**config)
+    env.reset(seed=5)
+    agent = env.agent_selection
+    mask = env.observe(agent)["action_mask"]
+    assert env.legal_actions() == np.flatnonzero(mask).tolist()
+    move = env.action_to_move(env.legal_actions()[0])
+    assert str(move) and env.encoder.move_to_action(move) == env.legal_actions()[0]
+    view = env.view(agent)
+    assert view == env.unwrapped.state.view(env.unwrapped._seat[agent])
+    # Every action id names a distinct move that maps back to it.
+    moves = [env.action_to_move(a) for a in range(env.encoder.num_actions)]
+    assert [env.encoder.move_to_action(m) for m in moves] == list(range(len(moves)))
+    assert len({str(m) for m in moves}) == len(moves), "two actions read the same"
