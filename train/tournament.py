@@ -238,19 +238,31 @@ def _labels(specs: list[str]) -> list[str]:
 
 
 def progress_bar(label: str, stream: Any = sys.stderr) -> Callable[[int, int], None]:
-    """A dependency-free progress bar on stderr (updated at most ~10 times a second)."""
+    """A dependency-free progress bar on stderr.
+
+    On a terminal it redraws one line (at most ~10 times a second); in a log (not a terminal) it
+    writes a plain line at every tenth of the run instead.
+    """
     start = time.perf_counter()
-    last = [0.0]
+    last = [0.0, -1]  # time of the last redraw, last tenth logged
+    interactive = hasattr(stream, "isatty") and stream.isatty()
 
     def update(done: int, total: int) -> None:
         now = time.perf_counter()
+        rate = done / max(now - start, 1e-9)
+        eta = (total - done) / rate if rate else 0.0
+        if not interactive:
+            tenth = 10 * done // total
+            if tenth > last[1]:
+                last[1] = tenth
+                stream.write(f"{label}: {done}/{total} games, {rate:.1f} games/s\n")
+                stream.flush()
+            return
         if done < total and now - last[0] < 0.1:
             return
         last[0] = now
         width = 30
         filled = int(width * done / total)
-        rate = done / max(now - start, 1e-9)
-        eta = (total - done) / rate if rate else 0.0
         stream.write(
             f"\r{label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} "
             f"{rate:.1f} games/s, eta {eta:.0f} s"

@@ -94,3 +94,17 @@ def test_seats_rotate():
     result = run_tournament("cubirds", ["random"], 200, 2, seed=0)
     rates = [a.win_rate for a in result.agents]
     assert all(0.35 < r < 0.65 for r in rates), rates
+
+
+def test_progress_bar_in_a_log_writes_plain_lines():
+    import io
+
+    from cardzoo.train.tournament import progress_bar
+
+    log = io.StringIO()
+    update = progress_bar("cubirds 2p", stream=log)
+    for done in range(1, 101):
+        update(done, 100)
+    lines = log.getvalue().splitlines()
+    assert len(lines) == 10 and "\r" not in log.getvalue()
+    assert lines[-1].startswith("cubirds 2p: 100/100 games")
