@@ -244,7 +244,7 @@ def progress_bar(label: str, stream: Any = sys.stderr) -> Callable[[int, int], N
     writes a plain line at every tenth of the run instead.
     """
     start = time.perf_counter()
-    last = [0.0, -1]  # time of the last redraw, last tenth logged
+    last = [0.0, 0]  # time of the last redraw, last tenth logged
     interactive = hasattr(stream, "isatty") and stream.isatty()
 
     def update(done: int, total: int) -> None:
