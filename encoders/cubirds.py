@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from cardzoo.encoders.base import Encoder
 from cardzoo.envs.cubirds.data import CARD_COUNTS, NUM_ROWS, NUM_SPECIES, TOTAL_CARDS
-from cardzoo.envs.cubirds.game import MOVE_INDEX, MOVES, Config, State
+from cardzoo.envs.cubirds.game import LAY_PHASE, MOVE_INDEX, MOVES, Config, State
 
 _MAX_SPECIES = max(CARD_COUNTS)
 
@@ -59,49 +59,72 @@ class CubirdsEncoder(Encoder):
         )
         # Write offsets of each seat's per-seat entries, by observer (no modulo on the hot path).
         self._seat_offsets = [[((q - p) % n) for q in range(n)] for p in range(n)]
+        self._row_cache: dict[tuple[int, ...], bytes] = {}
+        self._lay_masks: dict[bytes, bytes] = {}
+
+    def mask(self, state: State) -> np.ndarray:
+        # In the lay phase the legal lays depend only on which species are in hand: 256 masks.
+        if state.phase != LAY_PHASE:
+            return super().mask(state)
+        key = bytes(state.hands[state.current_player]).translate(_PRESENT)
+        mask = self._lay_masks.get(key)
+        if mask is None:
+            mask = self._lay_masks[key] = bytes(super().mask(state))
+        return np.frombuffer(bytearray(mask), dtype=np.int8)
 
     def encode_into(self, state: State, player: int, buf: bytearray) -> None:
+        # Count pieces are copied as whole byte strings (one memcpy each) rather than per entry.
         phase = state.phase
         if phase < 3:
             buf[self._phase + phase] = 1
             buf[self._to_act + self._seat_offsets[player][state.current_player]] = 1
         o = self._hand
-        for c in state.hands[player]:
-            if c:
-                buf[o] = c
-            o += 1
+        buf[o : o + NUM_SPECIES] = bytes(state.hands[player])
         o_sizes, o_known, o_coll = self._sizes, self._known, self._coll
         hand_sizes, known, collections = state.hand_sizes, state.known, state.collections
         for q, rel in enumerate(self._seat_offsets[player]):
             buf[o_sizes + rel] = hand_sizes[q]
             o = o_known + rel * NUM_SPECIES
-            for c in known[q]:
-                if c:
-                    buf[o] = c
-                o += 1
+            buf[o : o + NUM_SPECIES] = bytes(known[q])
             o = o_coll + rel * NUM_SPECIES
-            for c in collections[q]:
-                if c:
-                    buf[o] = c
-                o += 1
-        base = self._rows
+            buf[o : o + NUM_SPECIES] = bytes(collections[q])
+        o = self._rows
+        cache = self._row_cache
         for row in state.rows:
-            # Blocks are runs of one species (rules spec §4.1 invariant: at most 8 per row).
-            o = base - NUM_SPECIES
-            previous = -1
-            for s in row:
-                if s != previous:
-                    o += NUM_SPECIES
-                    previous = s
-                buf[o + s] += 1
-            base += NUM_SPECIES * NUM_SPECIES
+            key = tuple(row)
+            block = cache.get(key)
+            if block is None:
+                block = cache[key] = _row_blocks(key)
+                if len(cache) > _ROW_CACHE_SIZE:
+                    cache.clear()
+            buf[o : o + _ROW_SIZE] = block
+            o += _ROW_SIZE
         buf[self._draw] = len(state.draw)
         buf[self._disc] = state.discard_size
         o = self._seen
-        for c in state.discard_public:
-            if c:
-                buf[o] = c
-            o += 1
+        buf[o : o + NUM_SPECIES] = bytes(state.discard_public)
+
+
+_ROW_SIZE = NUM_SPECIES * NUM_SPECIES
+_PRESENT = bytes([0] + [1] * 255)  # bytes.translate table: a count -> 1 if nonzero
+_ROW_CACHE_SIZE = 4096  # rows seen recently (a game shows a few hundred); bounds memory
+
+
+def _row_blocks(row: tuple[int, ...]) -> bytes:
+    """The ``rows[r]`` piece of one row: block b (from the left), species s -> block size.
+
+    Blocks are runs of one species; the rules spec's invariant (§4.1) keeps each species in one
+    block, so a row has at most 8.
+    """
+    piece = bytearray(_ROW_SIZE)
+    o = -NUM_SPECIES
+    previous = -1
+    for s in row:
+        if s != previous:
+            o += NUM_SPECIES
+            previous = s
+        piece[o + s] += 1
+    return bytes(piece)
 
 
 ENCODERS = {"default": CubirdsEncoder}
