@@ -67,6 +67,7 @@ def test_observation_size_depends_only_on_config(module, config):
         for _agent in env.agent_iter(max_iter=400):
             obs, _, term, trunc, _ = env.last()
             sizes.add(obs["observation"].shape)
+            assert env.observation_space(env.agent_selection).contains(obs)
             legal = np.flatnonzero(obs["action_mask"])
             env.step(None if term or trunc else int(legal[0]))
     assert sizes == {(env.encoder.size,)}
