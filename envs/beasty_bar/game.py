@@ -579,13 +579,6 @@ class State:
         new._winners = self._winners
         return new
 
-    def __getstate__(self) -> dict:
-        return {name: getattr(self, name) for name in self.__slots__}
-
-    def __setstate__(self, data: dict) -> None:
-        for name, value in data.items():
-            setattr(self, name, value)
-
     def view(self, player: int) -> View:
         """What ``player`` may see (§11)."""
         self._check_seat(player)
