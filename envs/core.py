@@ -15,7 +15,9 @@ A rules engine lives in ``envs/<game>/`` and imports nothing from RL libraries. 
     encoders use them as (or map them to) action ids, so the hot path never builds move objects.
 
 ``State``
-    The whole game state. It owns its ``numpy.random.Generator`` (never the global RNGs) and offers:
+    The whole game state, a subclass of :class:`GameState` (which supplies ``legal_moves``,
+    ``apply`` and the input checks). It owns its ``numpy.random.Generator`` (never the global
+    RNGs) and offers:
 
     - ``State(config, seed=None)``: a new game, shuffled and dealt;
     - attributes ``config``, ``num_players``, ``current_player`` (``-1`` once terminal),
@@ -45,7 +47,7 @@ moves by the same ``current_player``; each decision is one environment step.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -54,36 +56,61 @@ class IllegalMoveError(ValueError):
     """A move that the rules do not allow in the current state. The state is left unchanged."""
 
 
-def move_id_of(move: Any, move_index: dict[Any, int], game: str) -> int:
-    """The id of ``move`` (a move of the game or an int id); IllegalMoveError if it is neither."""
-    if isinstance(move, (int, np.integer)) and not isinstance(move, bool):
-        if not 0 <= move < len(move_index):
-            raise IllegalMoveError(f"move id {move} is out of range 0..{len(move_index) - 1}")
-        return int(move)
-    try:
-        return move_index[move]
-    except (KeyError, TypeError):
-        raise IllegalMoveError(f"{move!r} is not a {game} move") from None
+class GameState:
+    """What every engine's ``State`` shares: moves by object or id, checked application, errors.
 
+    A subclass sets the class attributes ``MOVES``, ``MOVE_INDEX``, ``TITLE`` and ``PHASE_NAMES``
+    and provides ``legal_move_ids``, ``is_legal``, ``apply_id`` and the attributes ``phase``,
+    ``terminal``, ``current_player`` and ``num_players``.
+    """
 
-def reject_move(state: Any, move: Any, moves: tuple[Any, ...], phase: str) -> None:
-    """Raise the IllegalMoveError for an illegal ``move``: who, in which phase, what is legal."""
-    if state.terminal:
-        raise IllegalMoveError(f"the game is over; no move is legal (got {move!r})")
-    shown = moves[move] if isinstance(move, (int, np.integer)) else move
-    legal = "; ".join(str(m) for m in state.legal_moves())
-    raise IllegalMoveError(
-        f"illegal move for seat {state.current_player} in the {phase} phase: {shown}. "
-        f"Legal: {legal}"
-    )
+    __slots__ = ()
+    MOVES: ClassVar[tuple[Any, ...]]
+    MOVE_INDEX: ClassVar[dict[Any, int]]
+    TITLE: ClassVar[str]
+    PHASE_NAMES: ClassVar[tuple[str, ...]]
 
+    def legal_moves(self) -> list[Any]:
+        """The legal moves for the current player."""
+        return [self.MOVES[i] for i in self.legal_move_ids()]
 
-def check_seat(player: Any, num_players: int) -> None:
-    """Raise ``ValueError`` unless ``player`` is a seat index of this game."""
-    if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
-        raise ValueError(f"player must be a seat 0..{num_players - 1}, got {player!r}")
-    if not 0 <= player < num_players:
-        raise ValueError(f"player must be a seat 0..{num_players - 1}, got {player!r}")
+    def apply(self, move: Any) -> None:
+        """Play ``move`` (a move or its id) for the current player.
+
+        Raises :class:`IllegalMoveError` (state unchanged) if it is not legal now.
+        """
+        move_id = self._move_id(move)
+        if not self.is_legal(move_id):
+            self._reject(move)
+        self.apply_id(move_id)
+
+    def _move_id(self, move: Any) -> int:
+        if isinstance(move, (int, np.integer)) and not isinstance(move, bool):
+            if not 0 <= move < len(self.MOVES):
+                raise IllegalMoveError(f"move id {move} is out of range 0..{len(self.MOVES) - 1}")
+            return int(move)
+        try:
+            return self.MOVE_INDEX[move]
+        except (KeyError, TypeError):
+            raise IllegalMoveError(f"{move!r} is not a {self.TITLE} move") from None
+
+    def _reject(self, move: Any) -> None:
+        if self.terminal:
+            raise IllegalMoveError(f"the game is over; no move is legal (got {move!r})")
+        shown = self.MOVES[move] if isinstance(move, (int, np.integer)) else move
+        legal = "; ".join(str(m) for m in self.legal_moves())
+        raise IllegalMoveError(
+            f"illegal move for seat {self.current_player} in the "
+            f"{self.PHASE_NAMES[self.phase]} phase: {shown}. Legal: {legal}"
+        )
+
+    def _check_seat(self, player: Any) -> None:
+        """Raise ``ValueError`` unless ``player`` is a seat index of this game."""
+        n = self.num_players
+        if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
+            raise ValueError(f"player must be a seat 0..{n - 1}, got {player!r}")
+        if not 0 <= player < n:
+            raise ValueError(f"player must be a seat 0..{n - 1}, got {player!r}")
 
 
 def check_option(name: str, value: Any, allowed: Iterable[Any]) -> None:

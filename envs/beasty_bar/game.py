@@ -103,14 +103,12 @@ from cardzoo.envs.beasty_bar.data import (
     SNAKE,
 )
 from cardzoo.envs.core import (
+    GameState,
     check_first_player,
     check_int_range,
     check_option,
-    check_seat,
     clone_rng,
     make_rng,
-    move_id_of,
-    reject_move,
     resolve_first_player,
 )
 
@@ -335,8 +333,13 @@ class View:
 # The state
 
 
-class State:
+class State(GameState):
     """A Beasty Bar game in progress. See the module docstring for the representation."""
+
+    MOVES = MOVES
+    MOVE_INDEX = MOVE_INDEX
+    TITLE = "Beasty Bar"
+    PHASE_NAMES = PHASE_NAMES
 
     __slots__ = (
         "config",
@@ -505,26 +508,12 @@ class State:
             return sorted(SET_ASIDE_BASE + SPECIES[c] - 1 for c in self.hands[self.current_player])
         return []
 
-    def legal_moves(self) -> list[Move]:
-        """The legal moves for the current player."""
-        return [MOVES[i] for i in self.legal_move_ids()]
-
     def is_legal(self, move_id: int) -> bool:
         """Whether the move with this id is legal now."""
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
         return move_id in legal
-
-    def apply(self, move: Move | int) -> None:
-        """Play ``move`` (a move or its id) for the current player.
-
-        Raises :class:`IllegalMoveError` (state unchanged) if it is not legal now.
-        """
-        move_id = self._move_id(move)
-        if not self.is_legal(move_id):
-            self._reject(move)
-        self.apply_id(move_id)
 
     def apply_id(self, move_id: int) -> None:
         """Play a move id already known to be legal (the env checks its mask first)."""
@@ -861,17 +850,6 @@ class State:
         sums = self.bar_strength_sums()
         best = max((s, -t) for s, t in zip(scores, sums, strict=True))
         self._winners = tuple(q for q in range(self.num_players) if (scores[q], -sums[q]) == best)
-
-    # -- input checking -------------------------------------------------------------------------
-
-    def _move_id(self, move: Move | int) -> int:
-        return move_id_of(move, MOVE_INDEX, "Beasty Bar")
-
-    def _reject(self, move: Move | int) -> None:
-        reject_move(self, move, MOVES, PHASE_NAMES[self.phase])
-
-    def _check_seat(self, player: int) -> None:
-        check_seat(player, self.num_players)
 
 
 def _strength(animal: int | str) -> int:

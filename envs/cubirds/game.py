@@ -42,14 +42,12 @@ from typing import NamedTuple, TypeVar
 
 import numpy as np
 from cardzoo.envs.core import (
+    GameState,
     check_first_player,
     check_int_range,
     check_option,
-    check_seat,
     clone_rng,
     make_rng,
-    move_id_of,
-    reject_move,
     resolve_first_player,
 )
 from cardzoo.envs.cubirds.data import (
@@ -235,8 +233,13 @@ class View:
 # The state
 
 
-class State:
+class State(GameState):
     """A Cubirds game in progress. See the module docstring for the representation."""
+
+    MOVES = MOVES
+    MOVE_INDEX = MOVE_INDEX
+    TITLE = "Cubirds"
+    PHASE_NAMES = PHASE_NAMES
 
     __slots__ = (
         "config",
@@ -382,10 +385,6 @@ class State:
             return ids
         return []
 
-    def legal_moves(self) -> list[Move]:
-        """The legal moves for the current player."""
-        return [MOVES[i] for i in self.legal_move_ids()]
-
     def is_legal(self, move_id: int) -> bool:
         """Whether the move with this id is legal now (cheaper than scanning legal_move_ids)."""
         phase = self.phase
@@ -401,16 +400,6 @@ class State:
             s = move_id - FLOCK_BASE
             return 0 <= s < NUM_SPECIES and self.hands[self.current_player][s] >= SMALL_FLOCK[s]
         return False
-
-    def apply(self, move: Move | int) -> None:
-        """Play ``move`` (a move or its id) for the current player.
-
-        Raises :class:`IllegalMoveError` (state unchanged) if it is not legal now.
-        """
-        move_id = self._move_id(move)
-        if not self.is_legal(move_id):
-            self._reject(move)
-        self.apply_id(move_id)
 
     def apply_id(self, move_id: int) -> None:
         """Play a move id already known to be legal (the env checks its mask first)."""
@@ -719,17 +708,6 @@ class State:
         self.current_player = -1
         self._winners = winners
         self.end_reason = reason
-
-    # -- input checking -------------------------------------------------------------------------
-
-    def _move_id(self, move: Move | int) -> int:
-        return move_id_of(move, MOVE_INDEX, "Cubirds")
-
-    def _reject(self, move: Move | int) -> None:
-        reject_move(self, move, MOVES, PHASE_NAMES[self.phase])
-
-    def _check_seat(self, player: int) -> None:
-        check_seat(player, self.num_players)
 
 
 def lay_on_row(row: RowT, species: int, end: int, count: int) -> tuple[RowT, RowT]:
