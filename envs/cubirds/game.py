@@ -518,25 +518,28 @@ class State(GameState):
 
     def render(self) -> str:
         """A readable table of the whole state (every hand shown: this is the referee's view)."""
+        status = (
+            f"game over ({self.end_reason}), winners {list(self._winners)}"
+            if self.terminal
+            else f"seat {self.current_player} to {PHASE_NAMES[self.phase]}"
+        )
         lines = [
-            f"Cubirds, {self.num_players} players, round {self.round}, turn {self.turn}, "
-            + (
-                f"game over ({self.end_reason}), winners {list(self._winners)}"
-                if self.terminal
-                else f"seat {self.current_player} to {PHASE_NAMES[self.phase]}"
-            ),
+            f"Cubirds, {self.num_players} players, round {self.round}, turn {self.turn}: {status}",
             f"draw pile {len(self.draw)} cards, discard pile {self.discard_size} cards",
+            "rows (left -> right):",
         ]
         for r, row in enumerate(self.rows):
-            lines.append(f"row {r}: " + " ".join(SPECIES_LETTERS[s] for s in row))
+            blocks: list[list[int]] = []
+            for species in row:
+                if blocks and blocks[-1][0] == species:
+                    blocks[-1][1] += 1
+                else:
+                    blocks.append([species, 1])
+            lines.append(f"  {r}: " + " | ".join(f"{c} {SPECIES_NAMES[s]}" for s, c in blocks))
+        lines.append(f"{'seat':<5} {'collection':<30} hand")
         for q in range(self.num_players):
-            lines.append(
-                f"seat {q}: hand [{_spell(self.hands[q])}] "
-                f"collection [{_spell(self.collections[q])}]"
-            )
-        lines.append(
-            "legend: " + ", ".join(f"{c}={n}" for c, n in zip(SPECIES_LETTERS, SPECIES_NAMES))
-        )
+            collection = _spell(self.collections[q]) or "-"
+            lines.append(f"{q:<5} {collection:<30} {_spell(self.hands[q]) or '-'}")
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -750,4 +753,5 @@ def _counts(cards: list[int] | str) -> list[int]:
 
 
 def _spell(counts: list[int]) -> str:
-    return " ".join(f"{SPECIES_LETTERS[s]}x{c}" for s, c in enumerate(counts) if c)
+    """Counts per species as "2 Owl, 1 Robin" (short names keep the table narrow)."""
+    return ", ".join(f"{c} {SPECIES_NAMES[s].split()[-1]}" for s, c in enumerate(counts) if c)
