@@ -159,9 +159,9 @@ def build_parser() -> argparse.ArgumentParser:
         default="heuristic,random",
         help="comma-separated agent specs, one per seat; the last fills spare seats",
     )
-    p.add_argument("--games", type=int, default=1000)
-    p.add_argument("--players", type=int, default=2)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
+    p.add_argument("--players", type=int, default=2, help="seats per game (default 2)")
+    p.add_argument("--seed", type=int, default=0, help="game g is dealt from (seed, g)")
     p.add_argument(
         "--workers",
         type=int,
@@ -187,8 +187,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("demo", help="heuristic vs random on every game and player count")
-    p.add_argument("--games", type=int, default=200)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--games", type=int, default=200, help="games per table (default 200)")
+    p.add_argument("--seed", type=int, default=0, help="game g is dealt from (seed, g)")
     p.add_argument("--workers", type=int, default=default_workers)
     p.add_argument("--json", metavar="FILE")
     p.add_argument("--quiet", action="store_true")
