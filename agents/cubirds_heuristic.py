@@ -54,6 +54,7 @@ from cardzoo.envs.cubirds.game import (
     TAKE_DRAW,
     has_won,
     lay_on_row,
+    row_blocks,
 )
 
 WIN_VALUE = 1e6
@@ -63,16 +64,10 @@ SPECIES = range(NUM_SPECIES)
 
 def row_captures(row: tuple[int, ...]) -> dict[int, int]:
     """Per species: the most cards a lay of that species could capture in ``row`` (either end)."""
-    blocks: list[list[int]] = []
-    for s in row:
-        if blocks and blocks[-1][0] == s:
-            blocks[-1][1] += 1
-        else:
-            blocks.append([s, 1])
     best: dict[int, int] = {}
     total = len(row)
     before = 0
-    for s, n in blocks:
+    for s, n in row_blocks(row):
         after = total - before - n
         cap = max(before, after)
         if cap > best.get(s, 0):

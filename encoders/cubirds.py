@@ -21,7 +21,14 @@ from __future__ import annotations
 import numpy as np
 from cardzoo.encoders.base import Encoder
 from cardzoo.envs.cubirds.data import CARD_COUNTS, NUM_ROWS, NUM_SPECIES, TOTAL_CARDS
-from cardzoo.envs.cubirds.game import LAY_PHASE, MOVE_INDEX, MOVES, Config, State
+from cardzoo.envs.cubirds.game import (
+    LAY_PHASE,
+    MOVE_INDEX,
+    MOVES,
+    Config,
+    State,
+    row_blocks,
+)
 
 _MAX_SPECIES = max(CARD_COUNTS)
 
@@ -113,17 +120,11 @@ _ROW_CACHE_SIZE = 4096  # rows seen recently (a game shows a few hundred); bound
 def _row_blocks(row: tuple[int, ...]) -> bytes:
     """The ``rows[r]`` piece of one row: block b (from the left), species s -> block size.
 
-    Blocks are runs of one species; the rules spec's invariant (§4.1) keeps each species in one
-    block, so a row has at most 8.
+    Only built on a cache miss, so it can afford the engine's ``row_blocks``.
     """
     piece = bytearray(_ROW_SIZE)
-    o = -NUM_SPECIES
-    previous = -1
-    for s in row:
-        if s != previous:
-            o += NUM_SPECIES
-            previous = s
-        piece[o + s] += 1
+    for b, (s, count) in enumerate(row_blocks(row)):
+        piece[b * NUM_SPECIES + s] = count
     return bytes(piece)
 
 

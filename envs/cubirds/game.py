@@ -529,13 +529,8 @@ class State(GameState):
             "rows (left -> right):",
         ]
         for r, row in enumerate(self.rows):
-            blocks: list[list[int]] = []
-            for species in row:
-                if blocks and blocks[-1][0] == species:
-                    blocks[-1][1] += 1
-                else:
-                    blocks.append([species, 1])
-            lines.append(f"  {r}: " + " | ".join(f"{c} {SPECIES_NAMES[s]}" for s, c in blocks))
+            runs = row_blocks(row)
+            lines.append(f"  {r}: " + " | ".join(f"{c} {SPECIES_NAMES[s]}" for s, c in runs))
         lines.append(f"{'seat':<5} {'collection':<30} hand")
         for q in range(self.num_players):
             collection = _spell(self.collections[q]) or "-"
@@ -726,6 +721,18 @@ def lay_on_row(row: RowT, species: int, end: int, count: int) -> tuple[RowT, Row
         return row[:j], laid + row[j:]
     j = len(row) - 1 - row[::-1].index(species)  # the nearest from the right
     return row[j + 1 :], row[: j + 1] + laid
+
+
+def row_blocks(row: list[int] | tuple[int, ...]) -> list[tuple[int, int]]:
+    """The row as ``(species, count)`` runs from the left; the §4.1 invariant keeps each species
+    in one run, so a row has at most 8."""
+    blocks: list[list[int]] = []
+    for species in row:
+        if blocks and blocks[-1][0] == species:
+            blocks[-1][1] += 1
+        else:
+            blocks.append([species, 1])
+    return [(s, c) for s, c in blocks]
 
 
 def has_won(collection: list[int] | tuple[int, ...]) -> bool:
