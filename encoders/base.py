@@ -27,7 +27,7 @@ import numpy as np
 
 @dataclass(frozen=True)
 class Piece:
-    """One named slice of the observation vector."""
+    """One named slice of a flat vector."""
 
     name: str
     start: int
@@ -44,8 +44,87 @@ class Piece:
         return slice(self.start, self.start + self.size)
 
 
+class Layout:
+    """A flat vector made of named pieces, and the preallocated buffer it is written into.
+
+    The observation and the global (full-information) state of an encoder are one layout each.
+    """
+
+    def __init__(self, title: str, dtype: type) -> None:
+        self.title = title
+        self.dtype = dtype
+        self.pieces: dict[str, Piece] = {}
+        self.size = 0
+        self._buf: array.array | bytearray | None = None
+        self._vec: np.ndarray | None = None
+
+    def piece(self, name: str, shape: int | tuple[int, ...], high: float, meaning: str) -> int:
+        """Append a named piece; returns its start offset (encoders keep it for fast writes)."""
+        if self._buf is not None:
+            raise RuntimeError("pieces must be declared before the first encode")
+        if name in self.pieces:
+            raise ValueError(f"duplicate piece name {name!r}")
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        p = Piece(name, self.size, shape, float(high), meaning)
+        self.pieces[name] = p
+        self.size += p.size
+        return p.start
+
+    @property
+    def slices(self) -> dict[str, slice]:
+        return {name: p.slice for name, p in self.pieces.items()}
+
+    @property
+    def high(self) -> np.ndarray:
+        high = np.zeros(self.size, dtype=self.dtype)
+        for p in self.pieces.values():
+            high[p.slice] = p.high
+        return high
+
+    def describe(self) -> str:
+        kind = np.dtype(self.dtype).name
+        lines = [f"{self.title}: {self.size} {kind} values"]
+        for p in self.pieces.values():
+            shape = "x".join(str(d) for d in p.shape)
+            lines.append(
+                f"  [{p.start:4d}:{p.start + p.size:4d}] {p.name:<18} {shape:<8} "
+                f"0..{p.high:g}  {p.meaning}"
+            )
+        return "\n".join(lines)
+
+    def split(self, vec: np.ndarray | dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        if isinstance(vec, dict):
+            if "observation" not in vec:
+                raise ValueError(
+                    "expected a vector or an observation dict with an 'observation' entry, "
+                    f"got a dict with keys {sorted(vec)}"
+                )
+            vec = vec["observation"]
+        vec = np.asarray(vec)
+        if vec.shape != (self.size,):
+            raise ValueError(f"expected a vector of shape ({self.size},), got {vec.shape}")
+        return {name: vec[p.slice].reshape(p.shape) for name, p in self.pieces.items()}
+
+    def zeroed_buffer(self) -> tuple[array.array | bytearray, np.ndarray]:
+        """The zeroed write buffer and the numpy vector sharing its memory."""
+        if self._buf is None:
+            if self.dtype is np.int8:
+                self._buf = bytearray(self.size)
+            else:
+                self._buf = array.array("f", bytes(4 * self.size))
+            self._vec = np.frombuffer(self._buf, dtype=self.dtype)
+        else:
+            self._vec.fill(0)
+        return self._buf, self._vec
+
+
 class Encoder(ABC):
-    """Base class of all encoders. Instances are cheap; the env owns one."""
+    """Base class of all encoders. Instances are cheap; the env owns one.
+
+    Two layouts: the observation (:meth:`piece`, :meth:`encode_into`: what one player may see)
+    and the global state (:meth:`state_piece`, :meth:`state_into`: everything, for centralised
+    critics; PettingZoo's ``state()``).
+    """
 
     #: Game name (e.g. ``"cubirds"``) and encoder name/version, reported in env metadata.
     game: str = ""
@@ -60,74 +139,89 @@ class Encoder(ABC):
         self.moves = tuple(moves)
         self.move_index = move_index
         self.num_actions = len(self.moves)
-        self.pieces: dict[str, Piece] = {}
-        self.size = 0
-        self._buf: array.array | bytearray | None = None
-        self._vec: np.ndarray | None = None
+        self.layout = Layout(f"{self.game} encoder {self.name!r} v{self.version}", self.dtype)
+        self.state_layout = Layout(
+            f"{self.game} global state (encoder {self.name!r} v{self.version})", self.dtype
+        )
 
-    # -- declaring the layout -------------------------------------------------------------------
+    # -- declaring the layouts ------------------------------------------------------------------
 
     def piece(self, name: str, shape: int | tuple[int, ...], high: float, meaning: str) -> int:
-        """Append a named piece; returns its start offset (subclasses keep it for fast writes)."""
-        if self._buf is not None:
-            raise RuntimeError("pieces must be declared before the first encode")
-        if name in self.pieces:
-            raise ValueError(f"duplicate piece name {name!r}")
-        shape = (shape,) if isinstance(shape, int) else tuple(shape)
-        p = Piece(name, self.size, shape, float(high), meaning)
-        self.pieces[name] = p
-        self.size += p.size
-        return p.start
+        """Append a named observation piece; returns its start offset."""
+        return self.layout.piece(name, shape, high, meaning)
+
+    def state_piece(
+        self, name: str, shape: int | tuple[int, ...], high: float, meaning: str
+    ) -> int:
+        """Append a named piece of the global-state vector; returns its start offset."""
+        return self.state_layout.piece(name, shape, high, meaning)
+
+    @property
+    def pieces(self) -> dict[str, Piece]:
+        return self.layout.pieces
+
+    @property
+    def size(self) -> int:
+        return self.layout.size
 
     @property
     def slices(self) -> dict[str, slice]:
-        """Piece name -> slice of the flat vector."""
-        return {name: p.slice for name, p in self.pieces.items()}
+        """Piece name -> slice of the flat observation vector."""
+        return self.layout.slices
 
     @property
     def high(self) -> np.ndarray:
-        """Upper bound of every entry (the lower bound is 0), for the observation space."""
-        high = np.zeros(self.size, dtype=self.dtype)
-        for p in self.pieces.values():
-            high[p.slice] = p.high
-        return high
+        """Upper bound of every observation entry (the lower bound is 0)."""
+        return self.layout.high
 
     def describe(self) -> str:
-        """A table of the pieces: offsets, shapes, bounds and meanings."""
-        kind = np.dtype(self.dtype).name
-        lines = [f"{self.game} encoder {self.name!r} v{self.version}: {self.size} {kind} values"]
-        for p in self.pieces.values():
-            shape = "x".join(str(d) for d in p.shape)
-            lines.append(
-                f"  [{p.start:4d}:{p.start + p.size:4d}] {p.name:<18} {shape:<8} "
-                f"0..{p.high:g}  {p.meaning}"
-            )
-        return "\n".join(lines)
+        """The observation's pieces as a table (offsets, shapes, bounds, meanings): a string."""
+        return self.layout.describe()
 
-    def split(self, obs: np.ndarray) -> dict[str, np.ndarray]:
-        """Named views into an observation vector, each reshaped to its piece's shape."""
-        if obs.shape != (self.size,):
-            raise ValueError(f"expected an observation of shape ({self.size},), got {obs.shape}")
-        return {name: obs[p.slice].reshape(p.shape) for name, p in self.pieces.items()}
+    def split(self, obs: np.ndarray | dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """Named views into an observation: the vector, or the env's observation dict."""
+        return self.layout.split(obs)
+
+    @property
+    def state_size(self) -> int:
+        return self.state_layout.size
+
+    @property
+    def state_high(self) -> np.ndarray:
+        return self.state_layout.high
+
+    def describe_state(self) -> str:
+        """The global-state vector's pieces as a table: a string."""
+        return self.state_layout.describe()
+
+    def split_state(self, vec: np.ndarray) -> dict[str, np.ndarray]:
+        """Named views into a global-state vector."""
+        return self.state_layout.split(vec)
 
     # -- encoding -------------------------------------------------------------------------------
 
     def encode(self, state: Any, player: int) -> np.ndarray:
         """A fresh observation of ``state`` as seen by seat ``player``."""
-        if self._buf is None:
-            if self.dtype is np.int8:
-                self._buf = bytearray(self.size)
-            else:
-                self._buf = array.array("f", bytes(4 * self.size))
-            self._vec = np.frombuffer(self._buf, dtype=self.dtype)
-        vec = self._vec
-        vec.fill(0)
-        self.encode_into(state, player, self._buf)
+        buf, vec = self.layout.zeroed_buffer()
+        self.encode_into(state, player, buf)
         return vec.copy()
 
     @abstractmethod
     def encode_into(self, state: Any, player: int, buf: array.array | bytearray) -> None:
         """Write the observation into the zeroed buffer ``buf`` (length ``self.size``)."""
+
+    def encode_state(self, state: Any) -> np.ndarray:
+        """A fresh global-state vector: everything, hidden cards included (not an observation)."""
+        buf, vec = self.state_layout.zeroed_buffer()
+        self.state_into(state, buf)
+        return vec.copy()
+
+    def state_into(self, state: Any, buf: array.array | bytearray) -> None:
+        """Write the global state into the zeroed buffer ``buf`` (length ``self.state_size``).
+
+        Seats are absolute here (seat 0 first), with the player to act one-hot.
+        """
+        raise NotImplementedError(f"{type(self).__name__} has no global-state layout yet")
 
     def mask(self, state: Any) -> np.ndarray:
         """int8 mask over action ids: 1 for the legal moves of the player to act."""

@@ -133,13 +133,20 @@ class CardGameEnv(AECEnv, EzPickle):
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
+        #: The global (full-information) state's space, for centralised critics: see ``state()``.
+        self.state_space = spaces.Box(
+            low=0,
+            high=self.encoder.state_high,
+            shape=(self.encoder.state_size,),
+            dtype=self.encoder.dtype,
+        )
         # The metadata names the encoder in use, so logged runs record what they trained on.
         self.metadata = {
             **self.metadata,
             "encoder": encoder,
             "encoder_version": self.encoder.version,
         }
-        self.state: Any = None
+        self.game_state: Any = None
         self._rng: np.random.Generator | None = None
         self._mask: np.ndarray | None = None  # mask of the agent to act, built lazily
 
@@ -161,7 +168,7 @@ class CardGameEnv(AECEnv, EzPickle):
         """
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
-        self.state = self.game.state_cls(self.config, seed=int(self._rng.integers(2**63)))
+        self.game_state = self.game.state_cls(self.config, seed=int(self._rng.integers(2**63)))
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -169,11 +176,11 @@ class CardGameEnv(AECEnv, EzPickle):
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._mask = None
-        self.agent_selection = self.agents[self.state.current_player]
+        self.agent_selection = self.agents[self.game_state.current_player]
 
     def step(self, action: int | None) -> None:
         """Play ``action`` (an action id) for ``agent_selection``."""
-        state = self.state
+        state = self.game_state
         if state is None:
             raise RuntimeError("step() called before reset()")
         agent = self.agent_selection
@@ -226,7 +233,7 @@ class CardGameEnv(AECEnv, EzPickle):
 
         The mask is all zeros for an agent that is not to act.
         """
-        state = self.state
+        state = self.game_state
         if state is None:
             raise RuntimeError("observe() called before reset()")
         seat = self._seat[agent]
@@ -239,16 +246,27 @@ class CardGameEnv(AECEnv, EzPickle):
             mask = np.zeros(self.encoder.num_actions, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
+    def state(self) -> np.ndarray:
+        """The global state as one fixed-size vector (every hand, the piles, whose turn it is).
+
+        For centralised critics (MAPPO, QMIX-style) only: it shows hidden cards, so an acting
+        policy must use ``observe()``. ``env.unwrapped.encoder.describe_state()`` lists its pieces.
+        The rules engine itself is ``env.unwrapped.game_state``.
+        """
+        if self.game_state is None:
+            raise RuntimeError("state() called before reset()")
+        return self.encoder.encode_state(self.game_state)
+
     def render(self) -> str | None:
         if self.render_mode is None:
             from gymnasium import logger
 
             logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
             return None
-        if self.state is None:
+        if self.game_state is None:
             text = f"{self.game.title}: call reset() first"
         else:
-            text = self.state.render()
+            text = self.game_state.render()
         if self.render_mode == "human":
             print(text)
             return None
@@ -261,11 +279,11 @@ class CardGameEnv(AECEnv, EzPickle):
 
     def legal_actions(self) -> list[int]:
         """Legal action ids for the agent to act."""
-        return self.state.legal_move_ids() if self.state is not None else []
+        return self.game_state.legal_move_ids() if self.game_state is not None else []
 
     def view(self, agent: str) -> Any:
         """The engine's readable record of what ``agent`` may see (``State.view``)."""
-        return self.state.view(self._seat[agent])
+        return self.game_state.view(self._seat[agent])
 
     def action_to_move(self, action: int) -> Any:
         return self.encoder.action_to_move(action)
@@ -282,7 +300,7 @@ class CardGameEnv(AECEnv, EzPickle):
         )
 
     def _illegal_message(self, action: int, agent: str) -> str:
-        legal = self.state.legal_move_ids()
+        legal = self.game_state.legal_move_ids()
         shown = ", ".join(f"{a} ({self.encoder.action_to_move(a)})" for a in legal)
         return (
             f"illegal action {action} ({self.encoder.action_to_move(action)}) for {agent}; "
@@ -290,7 +308,7 @@ class CardGameEnv(AECEnv, EzPickle):
         )
 
     def _end_game(self) -> None:
-        state = self.state
+        state = self.game_state
         n = state.num_players
         if self.reward_mode == "score":
             scores = state.scores()

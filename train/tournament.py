@@ -193,11 +193,11 @@ def _play_games(job: tuple) -> dict[str, Any]:
                 continue
             seat = seats[agent_id]
             action = agents[slot_of_seat[seat]].act(
-                obs["observation"], obs["action_mask"], state=env.unwrapped.state, player=seat
+                obs["observation"], obs["action_mask"], state=env.unwrapped.game_state, player=seat
             )
             env.step(action)
             part["steps"] += 1
-        state = env.unwrapped.state
+        state = env.unwrapped.game_state
         part["turns"] += state.turn
         winners = state.winners() if state.terminal else ()
         if not state.terminal:

@@ -68,7 +68,7 @@ def test_full_games_in_every_seat_through_the_env() -> None:
                 continue
             q = int(agent.split("_")[1])
             move = agents[q].act(
-                obs["observation"], obs["action_mask"], state=env.unwrapped.state, player=q
+                obs["observation"], obs["action_mask"], state=env.unwrapped.game_state, player=q
             )
             assert obs["action_mask"][move] == 1
             env.step(move)
@@ -277,7 +277,7 @@ def test_beats_random_agents_in_two_player_games() -> None:
             q = int(agent.split("_")[1])
             env.step(
                 agents[q].act(
-                    obs["observation"], obs["action_mask"], state=env.unwrapped.state, player=q
+                    obs["observation"], obs["action_mask"], state=env.unwrapped.game_state, player=q
                 )
             )
         wins += info.get("winners") == (seat,)

@@ -135,7 +135,7 @@ def test_rewards_are_terminal_and_follow_the_convention(module, config):
                 env.step(int(legal[rng.integers(legal.size)]))
             else:
                 env.step(None)
-        state = env.unwrapped.state
+        state = env.unwrapped.game_state
         if not state.terminal:
             assert all(v == 0 for v in totals.values())
             continue
@@ -167,7 +167,7 @@ def test_score_rewards_are_score_differences(module, config):
             else:
                 legal = np.flatnonzero(obs["action_mask"])
                 env.step(int(legal[rng.integers(legal.size)]))
-        state = env.unwrapped.state
+        state = env.unwrapped.game_state
         if not state.terminal:
             continue
         finished += 1
@@ -190,7 +190,7 @@ def test_helpers_for_agents_and_humans(module, config):
     move = env.action_to_move(env.legal_actions()[0])
     assert str(move) and env.encoder.move_to_action(move) == env.legal_actions()[0]
     view = env.view(agent)
-    assert view == env.unwrapped.state.view(env.unwrapped._seat[agent])
+    assert view == env.unwrapped.game_state.view(env.unwrapped._seat[agent])
     # Every action id names a distinct move that maps back to it.
     moves = [env.action_to_move(a) for a in range(env.encoder.num_actions)]
     assert [env.encoder.move_to_action(m) for m in moves] == list(range(len(moves)))

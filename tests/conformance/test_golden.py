@@ -23,7 +23,7 @@ def _playthrough(module) -> str:
     env.reset(seed=7)
     rng = np.random.default_rng(7)
     lines = [f"# {game.env_name}, {n} players, env seed 7, random agent seed 7", ""]
-    lines.append(env.unwrapped.state.render())
+    lines.append(env.unwrapped.game_state.render())
     lines.append("")
     lines.append("# step agent action move | observation as index:value for nonzero entries")
     step = 0

@@ -16,7 +16,7 @@ RANDOM_GAMES = int(os.environ.get("CARDZOO_RANDOM_GAMES", "300"))
 
 def _check_step(env, rng) -> None:
     """Invariants that must hold before every step of a live game."""
-    state = env.unwrapped.state
+    state = env.unwrapped.game_state
     encoder = env.unwrapped.encoder
     assert census_sum(state) == card_totals(state), "cards were created or lost"
     acting = [a for a in env.agents if env.unwrapped._seat[a] == state.current_player]
@@ -50,7 +50,7 @@ def test_random_play_invariants(module, config):
             _check_step(env, rng)
             legal = np.flatnonzero(obs["action_mask"])
             env.step(int(legal[rng.integers(legal.size)]))
-        state = env.unwrapped.state
+        state = env.unwrapped.game_state
         assert state.terminal or state.turn >= env.unwrapped.max_turns
         assert census_sum(state) == card_totals(state)
         turns.append(state.turn)
@@ -69,7 +69,7 @@ def test_every_unmasked_action_is_accepted(module, config):
             if term or trunc:
                 env.step(None)
                 continue
-            state = env.unwrapped.state
+            state = env.unwrapped.game_state
             for action in np.flatnonzero(obs["action_mask"]):
                 trial = state.clone()
                 trial.apply(int(action))  # must not raise
@@ -98,7 +98,7 @@ def test_hidden_information_does_not_leak(module, config):
     checked = 0
     for game in range(40):
         _walk(env, 500 + game, int(rng.integers(0, 40)), rng)
-        state = env.unwrapped.state
+        state = env.unwrapped.game_state
         for player in range(state.num_players):
             before = encoder.encode(state, player)
             for _ in range(3):
@@ -149,7 +149,7 @@ def test_clone_independence_and_pickle(module, config):
     env = module.env(**config)
     rng = np.random.default_rng(3)
     _walk(env, 77, 10, rng)
-    state = env.unwrapped.state
+    state = env.unwrapped.game_state
     if state.terminal:
         pytest.skip("game ended within 10 steps")
     snapshot = (state.render(), state.census(), state.legal_move_ids(), state.current_player)
