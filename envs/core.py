@@ -47,6 +47,7 @@ moves by the same ``current_player``; each decision is one environment step.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import fields
 from typing import Any, ClassVar
 
 import numpy as np
@@ -113,9 +114,30 @@ class GameState:
             raise ValueError(f"player must be a seat 0..{n - 1}, got {player!r}")
 
 
+def plain_scalar(value: Any) -> Any:
+    """``value`` with numpy scalars turned into their Python equivalents (``np.int64(3)`` -> 3,
+    ``np.True_`` -> True); anything else unchanged."""
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def normalize_config(config: Any) -> None:
+    """Turn every numpy scalar field of a frozen ``Config`` dataclass into a Python scalar.
+
+    Called first in each engine's ``Config.__post_init__``: numpy integers and bools are accepted
+    wherever Python ones are, and the validated config holds only plain values.
+    """
+    for f in fields(config):
+        value = getattr(config, f.name)
+        if isinstance(value, np.generic):
+            object.__setattr__(config, f.name, value.item())
+
+
 def check_option(name: str, value: Any, allowed: Iterable[Any]) -> None:
     """Raise ``ValueError`` naming ``name`` and the allowed values unless ``value`` is allowed."""
     allowed = list(allowed)
+    value = plain_scalar(value)
     # bool is an int subclass: True must not pass as the seat index 1, nor 1 as True.
     ok = any(value == a and type(value) is type(a) for a in allowed)
     if not ok:
@@ -125,11 +147,12 @@ def check_option(name: str, value: Any, allowed: Iterable[Any]) -> None:
 
 def check_int_range(name: str, value: Any, low: int, high: int | None = None) -> None:
     """Raise ``ValueError`` unless ``value`` is an int in ``[low, high]`` (None: no cap)."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"option {name!r} must be an int, got {value!r}")
+    value = plain_scalar(value)
+    bounds = f"an int >= {low}" if high is None else f"an int in {low}..{high}"
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"option {name!r} must be {bounds}, got {value!r}")
     if value < low or (high is not None and value > high):
-        upper = "" if high is None else f"..{high}"
-        raise ValueError(f"invalid value {value!r} for option {name!r}; allowed: {low}{upper}")
+        raise ValueError(f"invalid value {value!r} for option {name!r}; allowed: {bounds}")
 
 
 def check_first_player(value: Any, num_players: int) -> None:
@@ -141,7 +164,8 @@ def make_rng(seed: int | np.random.Generator | None) -> np.random.Generator:
     """A private generator from a seed (int or None) or an existing generator (used as is)."""
     if isinstance(seed, np.random.Generator):
         return seed
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))):
+    seed = plain_scalar(seed)
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise TypeError(f"seed must be an int, None or numpy.random.Generator, got {seed!r}")
     return np.random.default_rng(seed)
 

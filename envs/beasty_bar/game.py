@@ -109,6 +109,7 @@ from cardzoo.envs.core import (
     check_option,
     clone_rng,
     make_rng,
+    normalize_config,
     resolve_first_player,
 )
 
@@ -132,8 +133,8 @@ class Config:
     max_turns: int = 1000
 
     def __post_init__(self) -> None:
+        normalize_config(self)
         check_int_range("num_players", self.num_players, MIN_PLAYERS, MAX_PLAYERS)
-        object.__setattr__(self, "num_players", int(self.num_players))
         check_first_player(self.first_player, self.num_players)
         check_option("scoring", self.scoring, ["count", "points"])
         check_option("set_aside", self.set_aside, list(SET_ASIDE_OPTIONS))

@@ -48,6 +48,7 @@ from cardzoo.envs.core import (
     check_option,
     clone_rng,
     make_rng,
+    normalize_config,
     resolve_first_player,
 )
 from cardzoo.envs.cubirds.data import (
@@ -84,6 +85,7 @@ class Config:
     max_turns: int = 1000
 
     def __post_init__(self) -> None:
+        normalize_config(self)
         check_int_range("num_players", self.num_players, MIN_PLAYERS, MAX_PLAYERS)
         check_first_player(self.first_player, self.num_players)
         check_option("draw_after_empty_hand", self.draw_after_empty_hand, [False, True])
