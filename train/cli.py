@@ -35,6 +35,19 @@ def parse_option(text: str) -> tuple[str, Any]:
     return key, raw
 
 
+def check_output_path(path: str | None) -> None:
+    """Fail before any long work if ``path`` cannot be written (missing folder, no permission)."""
+    if path is None:
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise ValueError(f"cannot write {path}: folder {folder} does not exist")
+    if os.path.isdir(path):
+        raise ValueError(f"cannot write {path}: it is a folder")
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise ValueError(f"cannot write {path}: permission denied")
+
+
 def cmd_list(args: argparse.Namespace) -> int:
     rows = [
         ("game", "env", "players", "actions", "observation size by players", "encoders", "variants")
@@ -89,6 +102,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     config = dict(args.options)
     if "num_players" in config:
         raise SystemExit("error: give the player count with --players, not num_players=")
+    if args.variant is not None:
+        config["variant"] = args.variant
+    check_output_path(args.json)
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     result = _eval(
         args.game, agents, args.games, args.players, args.seed, config, args.workers, args.quiet
@@ -103,6 +119,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """The main job: the heuristic against random on every game that has a heuristic."""
+    check_output_path(args.json)
     summary = []
     for module in games():
         game = module.GAME
@@ -132,6 +149,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from cardzoo.train.bench import run
 
+    check_output_path(args.json)
     modules = games() if args.game is None else [load(args.game)]
     rows = run(modules, min_steps=args.steps, repeats=args.repeats)
     if args.json:
@@ -167,6 +185,9 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=default_workers,
         help=f"processes (default {default_workers}); results do not depend on it",
+    )
+    p.add_argument(
+        "--variant", help="a named variant of the game (see `cardzoo list`), e.g. advanced"
     )
     p.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
