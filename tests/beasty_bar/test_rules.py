@@ -606,6 +606,44 @@ def test_old_giraffe_moved_this_turn_still_acts():
     assert queue(s) == [(GIRAFFE, Y), (SEAL, R), (PARROT, B)]
 
 
+def test_fresh_crocodile_acts_in_step_3_spec_example():
+    # rules doc §6: the new crocodile stops behind the hippo when played; in step 3 the hippo
+    # passes the parrot first, then the fresh crocodile eats it
+    s = position([(PARROT, B), (HIPPO, Y)], mover=R, hand=[CROCODILE])
+    bar, out = play(s, Play(CROCODILE))
+    assert bar == [] and out == [(PARROT, B)]
+    assert queue(s) == [(HIPPO, Y), (CROCODILE, R)]
+
+
+def test_fresh_hippo_acts_in_step_3_spec_example():
+    # rules doc §6: the old hippo passes the parrot, then the new one passes it too
+    s = position([(PARROT, B), (HIPPO, Y)], mover=R, hand=[HIPPO])
+    _, out = play(s, Play(HIPPO))
+    assert out == []
+    assert queue(s) == [(HIPPO, Y), (HIPPO, R), (PARROT, B)]
+
+
+def test_fresh_giraffe_moved_by_a_crocodile_still_skips_step_3():
+    # it jumps the skunk when played; in step 3 the old crocodile eats the parrot, so the giraffe
+    # stands one place nearer the gate, behind a seal it could jump: being fresh, it must not
+    s = position([(PARROT, B), (CROCODILE, Y), (SEAL, G), (SKUNK, Y)], mover=R, hand=[GIRAFFE])
+    bar, out = play(s, Play(GIRAFFE))
+    assert bar == [] and out == [(PARROT, B)]
+    assert queue(s) == [(CROCODILE, Y), (SEAL, G), (GIRAFFE, R), (SKUNK, Y)]
+
+
+def test_lion_does_not_scare_a_chameleon_that_imitated_a_monkey():
+    # turn 1: the chameleon copies the monkey and leads the queue; turn 2: a lion scares only
+    # the real monkey and takes the front; the chameleon (a 5 again) stays
+    hands = [[CHAMELEON], [LION], [], []]
+    s = position([(MONKEY, B), (SEAL, G)], hands=hands)
+    play(s, Play(CHAMELEON, MONKEY))
+    assert queue(s) == [(CHAMELEON, R), (MONKEY, B), (SEAL, G)]
+    _, out = play(s, Play(LION))
+    assert out == [(MONKEY, B)]
+    assert queue(s) == [(LION, Y), (CHAMELEON, R), (SEAL, G)]
+
+
 def test_chameleon_is_never_recurring():
     hands = [[CHAMELEON], [KANGAROO], [], []]
     s = position([(HIPPO, B)], hands=hands)
