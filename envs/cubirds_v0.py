@@ -7,7 +7,7 @@ Agents                 ``player_0`` ... ``player_{N-1}``, N = 2..5 (default 2)
 Observation shape      ``(277 + 18 N,)`` int8: 313 (2p), 331 (3p), 349 (4p), 367 (5p)
 Observation values     raw card counts, 0..110 (bound of each piece in the space)
 Action mask            int8 ``(75,)``, in ``obs["action_mask"]``
-Rules                  ``shared/rules/cubirds.md`` (every decision implemented)
+Rules                  ``docs/rules/cubirds.md`` (every decision implemented)
 =====================  ==========================================================
 
 Players lay all their birds of one species at an end of one of four rows; birds of that species
@@ -72,6 +72,19 @@ Rule options (rules spec §12): ``num_players`` (2), ``first_player`` ("random")
 ``reveal_round_end_discards`` (True), ``max_turns`` (1000). Env options: ``encoder`` ("default"),
 ``render_mode`` (None | "ansi" | "human"), ``illegal_action`` ("raise" | "terminate"),
 ``reward`` ("win_loss" | "score").
+
+Rule decisions
+--------------
+Every **Decision** of the rules is implemented; ``docs/rules/cubirds.md`` lists them (section 9)
+with the test that checks each rule. In short: cards put aside while building the rows are
+reshuffled into the draw pile, and setup deals in a fixed order (8-card hands from the dealer
+clockwise, then one collection card each); refill cards go to the end just laid at; a flock step
+with pass as its only choice is skipped (``flock_step="auto"``) or asked (``"always"``); a lay that
+empties the hand without a capture ends the round (``draw_after_empty_hand``); a deal fails when
+draw + discard pile hold fewer than 8 N cards; cards running out mid-turn end the game
+(``midturn_exhaustion``); a game that ends without a win goes to the largest collection(s), and
+tied players all win; hands discarded at round end are public (``reveal_round_end_discards``);
+episodes are truncated after ``max_turns`` completed turns.
 
 Version history
 ---------------
