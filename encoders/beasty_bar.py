@@ -12,7 +12,12 @@ one-hot relative owner (all zero when the slot is empty).
 Everything here is a function of ``State.view(player)`` (the conformance suite checks it by
 resampling all hidden cards); for speed it reads the same fields off the state directly instead of
 building the view. Opponents' hands and draw piles are only read as a union ("animals not yet
-played"), which is public (rules spec §11).
+played"), which is public (rules doc ``docs/rules/beasty_bar.md`` §11).
+
+The global state (PettingZoo ``state()``, for centralised critics) is a second layout with
+absolute seats (seat 0 first): every hand, every draw pile's contents and order, every set-aside
+card, the queue with owners, bar, THAT'S IT, the phase and the seat to act. It shows hidden cards
+and must never be fed to an acting policy.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from cardzoo.encoders.base import Encoder
 from cardzoo.envs.beasty_bar.data import NUM_ANIMALS, POINTS, QUEUE_SIZE
-from cardzoo.envs.beasty_bar.game import MOVE_INDEX, MOVES, Config, State
+from cardzoo.envs.beasty_bar.game import MAX_PILE, MOVE_INDEX, MOVES, Config, State
 
 _SLOTS = QUEUE_SIZE - 1  # queue length at decision time
 _MAX_SUM = NUM_ANIMALS * (NUM_ANIMALS + 1) // 2  # 78: all twelve animals in the bar
@@ -72,6 +77,34 @@ class BeastyBarEncoder(Encoder):
         self._ones = bytes([1]) * (n * a)
         self._points = config.scoring == "points"
         self._seat_tables: dict[int, tuple[list[int], ...]] = {}
+        self._declare_state(n, a)
+
+    def _declare_state(self, n: int, a: int) -> None:
+        """The global-state layout: absolute seats, hidden cards included."""
+        sp = self.state_piece
+        self._s_phase = sp("phase", 2, 1, "one-hot: set aside (variant), play; zeros at the end")
+        self._s_to_act = sp("to_act", n, 1, "one-hot seat of the player to act")
+        self._s_first = sp("first_player", n, 1, "one-hot seat that played first")
+        self._s_hands = sp("hands", (n, a), 1, "animals in each seat's hand")
+        self._s_draw = sp("draw_piles", (n, a), 1, "animals in each seat's draw pile")
+        self._s_order = sp(
+            "draw_order",
+            (n, MAX_PILE, a),
+            1,
+            "[q, i]: one-hot species i-th from the top of q's pile",
+        )
+        self._s_aside = sp("set_aside", (n, a), 1, "animals each seat set aside (variant)")
+        self._s_qs = sp(
+            "queue_species", (_SLOTS, a), 1, "queue[i]: one-hot species at position i from the gate"
+        )
+        self._s_qo = sp("queue_owner", (_SLOTS, n), 1, "queue[i]: one-hot owner seat")
+        self._s_bar = sp("bar", (n, a), 1, "animals of each seat in the bar")
+        self._s_out = sp("thats_it", (n, a), 1, "animals of each seat in THAT'S IT")
+        self._s_left = sp("turns_left", 1, a * n, "turns remaining (cards still to be played)")
+        self._s_score = sp(
+            "bar_scores", n, _MAX_POINTS, "each seat's bar animals (count) or their points"
+        )
+        self._s_sums = sp("bar_strength_sums", n, _MAX_SUM, "strength sum of each seat's bar")
 
     def _tables(self, player: int) -> tuple[list[int], ...]:
         """Buffer offsets per card as seen by ``player`` (built once per seat): the card's entry
@@ -145,6 +178,40 @@ class BeastyBarEncoder(Encoder):
         buf[self._left] = left
         for c in asides[player]:
             buf[t_aside[c]] = 1
+
+    def state_into(self, state: State, buf: bytearray) -> None:
+        n = self.num_players
+        a = NUM_ANIMALS
+        phase = state.phase
+        if phase < 2:
+            buf[self._s_phase + phase] = 1
+            buf[self._s_to_act + state.current_player] = 1
+        buf[self._s_first + state.first_player] = 1
+        # a card is owner * 12 + strength - 1, so it is also its (seat, animal) index
+        for q in range(n):
+            for c in state.hands[q]:
+                buf[self._s_hands + c] = 1
+            for c in state.set_asides[q]:
+                buf[self._s_aside + c] = 1
+            pile = state.draws[q]  # the top card is the last element
+            base = self._s_order + q * MAX_PILE * a
+            for i, c in enumerate(reversed(pile)):
+                buf[self._s_draw + c] = 1
+                buf[base + i * a + c % a] = 1
+        for i, c in enumerate(state.queue):
+            buf[self._s_qs + i * a + c % a] = 1
+            buf[self._s_qo + i * n + c // a] = 1
+        points = self._points
+        for c in state.bar:
+            buf[self._s_bar + c] = 1
+            buf[self._s_score + c // a] += POINTS[c % a + 1] if points else 1
+            buf[self._s_sums + c // a] += c % a + 1
+        for c in state.thats_it:
+            buf[self._s_out + c] = 1
+        if phase == 0:  # the set-aside choices are not turns
+            buf[self._s_left] = (a - state.config.set_aside) * n
+        else:
+            buf[self._s_left] = sum(len(h) for h in state.hands) + sum(len(d) for d in state.draws)
 
 
 ENCODERS = {"default": BeastyBarEncoder}

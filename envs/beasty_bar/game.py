@@ -75,7 +75,7 @@ Decisions taken here where the rules spec leaves a detail open
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 import numpy as np
 from cardzoo.envs.beasty_bar.data import (
@@ -184,6 +184,7 @@ class SetAside(NamedTuple):
 Move = Play | SetAside
 
 MAX_BEFORE_PLAY = QUEUE_SIZE - 1  # at most 4 animals are in the queue before a play
+MAX_PILE = NUM_ANIMALS - HAND_SIZE  # 8: a draw pile just after the deal, its longest
 
 
 def _build_moves() -> list[Move]:
@@ -307,7 +308,9 @@ class View:
     ``(strength, owner)`` from the gate (index 0) to the back. ``bar`` and ``thats_it`` hold the
     sorted strengths per owner (their order never matters). ``unplayed[q]`` is seat q's animals not
     yet played (hand + draw pile + set-aside cards), public because every colour is the same 12
-    animals. ``set_aside`` is the viewer's own set-aside cards only.
+    animals. ``set_aside`` is the viewer's own set-aside cards only. ``bar_scores`` (own animals
+    in the bar, or their points), ``bar_sums`` (their strength sum) and ``scores`` (the two
+    combined, :meth:`State.scores`) are per seat.
     """
 
     player: int
@@ -326,6 +329,8 @@ class View:
     set_aside_sizes: tuple[int, ...]
     unplayed: tuple[tuple[int, ...], ...]
     set_aside: tuple[int, ...]
+    bar_scores: tuple[int, ...]
+    bar_sums: tuple[int, ...]
     scores: tuple[float, ...]
     winners: tuple[int, ...]
 
@@ -341,6 +346,7 @@ class State(GameState):
     MOVE_INDEX = MOVE_INDEX
     TITLE = "Beasty Bar"
     PHASE_NAMES = PHASE_NAMES
+    END_REASONS: ClassVar[tuple[str, ...]] = (END_ALL_PLAYED,)
 
     __slots__ = (
         "config",
@@ -356,6 +362,7 @@ class State(GameState):
         "first_player",
         "phase",
         "turn",
+        "move_count",
         "terminal",
         "end_reason",
         "_legal",
@@ -378,6 +385,7 @@ class State(GameState):
         self.thats_it: list[int] = []
         self.set_asides: list[list[int]] = [[] for _ in range(n)]
         self.turn = 0
+        self.move_count = 0
         self.terminal = False
         self.end_reason: str | None = None
         self._legal: list[int] | None = None
@@ -458,11 +466,14 @@ class State(GameState):
         state.bar = [card(a, o) for a, o in bar]
         state.hands = per_seat("hands", hands)
         state.draws = [d[::-1] for d in per_seat("draw_piles", draw_piles)]
+        if any(len(d) > MAX_PILE for d in state.draws):
+            raise ValueError(f"draw_piles: at most {MAX_PILE} cards per pile (12 minus a hand)")
         state.set_asides = per_seat("set_aside", set_aside)
         state.thats_it = [card(a, o) for a, o in thats_it]
         state.thats_it += [c for c in range(NUM_ANIMALS * n) if c not in placed]
         state.first_player = current_player if first_player is None else first_player
         state.turn = turn
+        state.move_count = 0
         state.phase = PLAY_PHASE
         state.terminal = False
         state.end_reason = None
@@ -519,6 +530,7 @@ class State(GameState):
     def apply_id(self, move_id: int) -> None:
         """Play a move id already known to be legal (the env checks its mask first)."""
         self._legal = None
+        self.move_count += 1
         if move_id >= SET_ASIDE_BASE:
             self._set_aside(move_id - SET_ASIDE_BASE + 1)
         else:
@@ -530,6 +542,17 @@ class State(GameState):
         return self._winners
 
     def scores(self) -> tuple[float, ...]:
+        """Per seat: the bar score less a hundredth of the bar strength sum (rules doc §8).
+
+        The strength sum (at most 78) breaks ties on the bar score, lower being better, so
+        subtracting ``sum / 100`` ranks the seats exactly as the result does: every winner scores
+        more than every loser, and shared winners score the same. Example: 3 animals with strength
+        sum 23 score 2.77. (``bar_scores()`` is the bar score alone.)
+        """
+        sums = self.bar_strength_sums()
+        return tuple((100 * b - t) / 100 for b, t in zip(self.bar_scores(), sums, strict=True))
+
+    def bar_scores(self) -> tuple[int, ...]:
         """Per seat: own animals in the bar (``count``) or their points (``points``)."""
         totals = [0] * self.num_players
         if self.config.scoring == "count":
@@ -538,7 +561,7 @@ class State(GameState):
         else:
             for c in self.bar:
                 totals[OWNER[c]] += POINTS[SPECIES[c]]
-        return tuple(float(t) for t in totals)
+        return tuple(totals)
 
     def bar_strength_sums(self) -> tuple[int, ...]:
         """Per seat: the strength sum of their bar animals (the tiebreak, lower is better)."""
@@ -563,6 +586,7 @@ class State(GameState):
         new.first_player = self.first_player
         new.phase = self.phase
         new.turn = self.turn
+        new.move_count = self.move_count
         new.terminal = self.terminal
         new.end_reason = self.end_reason
         new._legal = self._legal  # never mutated in place: apply_id replaces it
@@ -601,6 +625,8 @@ class State(GameState):
                 for q in range(n)
             ),
             set_aside=tuple(sorted(SPECIES[c] for c in self.set_asides[player])),
+            bar_scores=self.bar_scores(),
+            bar_sums=self.bar_strength_sums(),
             scores=self.scores(),
             winners=self._winners,
         )
@@ -676,7 +702,7 @@ class State(GameState):
             "queue (gate -> exclusion): "
             + (" ".join(f"{i}:{card_name(c)}" for i, c in enumerate(self.queue)) or "(empty)"),
         ]
-        scores = self.scores()
+        scores = self.bar_scores()
         sums = self.bar_strength_sums()
         header = f"{'seat':<5}{'score':>6}{'sum':>5}  {'hand':<34}{'draw':>5}  bar / THAT'S IT"
         lines.append(header)
@@ -693,6 +719,12 @@ class State(GameState):
                 row += f"  (set aside: {names(self.set_asides[q])})"
             lines.append(row)
         return "\n".join(lines)
+
+    def render_for(self, player: int) -> str:
+        """A readable table of what seat ``player`` may see: its own hand and set-aside animals,
+        hand and pile sizes, the queue, bar and THAT'S IT, and each seat's animals not yet played.
+        Built from :meth:`view` alone, so it never shows a hidden card."""
+        return render_view(self.view(player), self.config)
 
     def __repr__(self) -> str:
         return f"<beasty_bar State {self.num_players}p turn {self.turn} {PHASE_NAMES[self.phase]}>"
@@ -847,10 +879,52 @@ class State(GameState):
         self.phase = GAME_OVER
         self.current_player = -1
         self._legal = None
-        scores = self.scores()
+        scores = self.bar_scores()
         sums = self.bar_strength_sums()
         best = max((s, -t) for s, t in zip(scores, sums, strict=True))
         self._winners = tuple(q for q in range(self.num_players) if (scores[q], -sums[q]) == best)
+
+
+def render_view(view: View, config: Config) -> str:
+    """The text of :meth:`State.render_for`: a function of one seat's view (and the public
+    config) only."""
+
+    def names(animals: tuple[int, ...]) -> str:
+        return ", ".join(NAMES[a] for a in animals) or "-"
+
+    me, n = view.player, view.num_players
+    left = sum(view.hand_sizes) + sum(view.draw_sizes)
+    if view.phase == SET_ASIDE_PHASE:
+        left = (NUM_ANIMALS - config.set_aside) * n  # the set-aside choices are not turns
+    if view.terminal:
+        status = f"game over, winners {list(view.winners)}"
+    else:
+        status = f"seat {view.current_player} to {PHASE_NAMES[view.phase]}"
+    queue = " ".join(f"{i}:{NAMES[a]}({o})" for i, (a, o) in enumerate(view.queue))
+    mine = "my animals to choose from" if view.phase == SET_ASIDE_PHASE else "my hand"
+    lines = [
+        f"Beasty Bar, {n} players, scoring {config.scoring}, turn {view.turn} "
+        f"({left} cards left to play), {status}",
+        f"seen by seat {me} (seat {view.first_player} played first)",
+        f"queue (gate -> exclusion): {queue or '(empty)'}",
+        f"{mine}: {names(view.hand)}; cards in my draw pile: {view.draw_sizes[me]} (order unknown)",
+    ]
+    if config.set_aside:
+        lines.append(f"my set-aside animals: {names(view.set_aside)}")
+    aside = f"{'aside':>6}" if config.set_aside else ""
+    lines.append(f"{'seat':<7}{'score':>6}{'sum':>5}{'hand':>6}{'draw':>6}{aside}  bar / THAT'S IT")
+    for q in range(n):
+        seat = f"{q} (me)" if q == me else str(q)
+        aside = f"{view.set_aside_sizes[q]:>6}" if config.set_aside else ""
+        lines.append(
+            f"{seat:<7}{view.bar_scores[q]:>6}{view.bar_sums[q]:>5}{view.hand_sizes[q]:>6}"
+            f"{view.draw_sizes[q]:>6}{aside}  {names(view.bar[q])} / {names(view.thats_it[q])}"
+        )
+    parts = "hand + draw pile + set aside" if config.set_aside else "hand + draw pile"
+    for q in range(n):
+        if q != me:
+            lines.append(f"seat {q} not yet played ({parts}): {names(view.unplayed[q])}")
+    return "\n".join(lines)
 
 
 def _strength(animal: int | str) -> int:

@@ -1,7 +1,7 @@
-"""Scenario tests for the Beasty Bar rules engine (rules spec ``beasty_bar.md``).
+"""Scenario tests for the Beasty Bar rules engine (rules doc ``docs/rules/beasty_bar.md``).
 
-Every worked example of spec §13 is its own test (``test_example_NN_*``), built from a hand-set
-queue with ``State.from_position``. Queues are written gate (index 0) first, as in the spec.
+Every worked example of the rules doc's §13 is its own test (``test_example_NN_*``), built from a
+hand-set queue with ``State.from_position``. Queues are written gate (index 0) first, as there.
 Colours: R, Y, B, G are seats 0..3 of a 4-player game unless a test says otherwise.
 """
 
@@ -246,15 +246,19 @@ def test_example_23_chameleon_with_nothing_to_copy_and_parrot_into_empty_queue()
     assert queue(s) == [(PARROT, R)]
 
 
-@pytest.mark.parametrize("scoring, scores", [("count", (3.0, 3.0)), ("points", (8.0, 10.0))])
-def test_example_24_scoring(scoring, scores):
+@pytest.mark.parametrize(
+    "scoring, bar_scores, scores",
+    [("count", (3, 3), (2.77, 2.85)), ("points", (8, 10), (7.77, 9.85))],
+)
+def test_example_24_scoring(scoring, bar_scores, scores):
     cfg = Config(num_players=2, scoring=scoring)
     bar = [(LION, 0), (SNAKE, 0), (PARROT, 0), (HIPPO, 1), (KANGAROO, 1), (SKUNK, 1)]
     s = State.from_position(cfg, bar=bar, hands=[[], []])
     assert s.terminal and s.current_player == -1
-    assert s.scores() == scores
+    assert s.bar_scores() == bar_scores
     assert s.bar_strength_sums() == (23, 15)
     assert s.winners() == (1,)
+    assert s.scores() == scores  # bar score less sum / 100: the winner scores more
 
 
 # ---------------------------------------------------------------------------------------------
@@ -691,7 +695,7 @@ def test_game_ends_after_last_card_and_queue_does_not_score():
     s.apply(Play(HIPPO))
     assert s.terminal and s.current_player == -1 and s.legal_move_ids() == []
     assert queue(s) == [(LION, 0), (HIPPO, 1)]  # stays in the queue, scores nothing
-    assert s.scores() == (1.0, 0.0) and s.winners() == (0,)
+    assert s.bar_scores() == (1, 0) and s.winners() == (0,)
     with pytest.raises(IllegalMoveError, match="game is over"):
         s.apply(Play(SEAL))
 
@@ -706,7 +710,7 @@ def finished(cfg: Config, bar) -> State:
 
 def test_count_most_animals_wins():
     s = finished(Config(num_players=3), [(LION, 0), (HIPPO, 1), (SKUNK, 1), (SEAL, 2)])
-    assert s.scores() == (1.0, 2.0, 1.0)
+    assert s.bar_scores() == (1, 2, 1)
     assert s.winners() == (1,)
 
 
@@ -728,7 +732,7 @@ def test_points_mode_uses_the_summary_card():
     cfg = Config(num_players=2, scoring="points")
     # seat 0: two animals worth 4 (zebra, skunk) = 8; seat 1: three worth 2 = 6
     s = finished(cfg, [(ZEBRA, 0), (SKUNK, 0), (LION, 1), (HIPPO, 1), (SNAKE, 1)])
-    assert s.scores() == (8.0, 6.0)
+    assert s.bar_scores() == (8, 6)
     assert s.winners() == (0,)
     # the same bar in count mode: seat 1 has more animals
     s = finished(Config(num_players=2), [(ZEBRA, 0), (SKUNK, 0), (LION, 1), (HIPPO, 1), (SNAKE, 1)])
@@ -738,8 +742,9 @@ def test_points_mode_uses_the_summary_card():
 def test_points_tie_broken_by_strength_sum_then_shared():
     cfg = Config(num_players=2, scoring="points")
     s = finished(cfg, [(LION, 0), (HIPPO, 0), (PARROT, 1)])  # 4 = 4; sums 23 vs 2
-    assert s.scores() == (4.0, 4.0)
+    assert s.bar_scores() == (4, 4)
     assert s.winners() == (1,)
+    assert s.scores() == (3.77, 3.98)
     s = finished(cfg, [(PARROT, 0), (PARROT, 1)])
     assert s.winners() == (0, 1)
 
