@@ -12,7 +12,7 @@ WORKERS ?= 2
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,train,integrations]'
 	touch $@
 
 ## the main job: heuristic vs random tournaments on every game and player count

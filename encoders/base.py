@@ -105,6 +105,10 @@ class Layout:
             raise ValueError(f"expected a vector of shape ({self.size},), got {vec.shape}")
         return {name: vec[p.slice].reshape(p.shape) for name, p in self.pieces.items()}
 
+    def __getstate__(self) -> dict[str, Any]:
+        # The vector shares memory with the buffer; a copy would not: rebuild both after loading.
+        return {**self.__dict__, "_buf": None, "_vec": None}
+
     def zeroed_buffer(self) -> tuple[array.array | bytearray, np.ndarray]:
         """The zeroed write buffer and the numpy vector sharing its memory."""
         if self._buf is None:

@@ -14,7 +14,13 @@ import importlib
 from types import ModuleType
 from typing import Any
 
-__version__ = "0.1.0"
+from cardzoo.envs.base import IllegalActionError
+from cardzoo.envs.core import IllegalMoveError
+
+#: The package version; pyproject.toml reads it from here (one source).
+__version__ = "0.2.0"
+
+__all__ = ["ENV_MODULES", "IllegalActionError", "IllegalMoveError", "games", "load", "make"]
 
 #: Versioned module name of every env, in the order the suite presents them.
 ENV_MODULES: tuple[str, ...] = ("cubirds_v0", "beasty_bar_v0")

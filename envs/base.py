@@ -10,6 +10,7 @@ illegal-move termination) are done inline here, so ``env()`` costs no more than 
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -30,6 +31,11 @@ class IllegalActionError(IllegalMoveError):
 
 ILLEGAL_ACTION_MODES = ("raise", "terminate")
 REWARD_MODES = ("win_loss", "score")
+OBS_DTYPES = ("int8", "float32")
+#: Options of the env itself (every other keyword is a rule option of the game's ``Config``).
+ENV_OPTIONS = ("encoder", "render_mode", "illegal_action", "reward", "obs_dtype", "variant")
+#: End reasons the env adds after the engine's ``END_REASONS`` (see ``CardGameEnv.end_reasons``).
+ENV_END_REASONS = ("illegal_action", "truncated")
 
 
 @dataclass(frozen=True)
@@ -45,6 +51,9 @@ class GameSpec:
     default_encoder: str = "default"
     player_counts: tuple[int, ...] = (2,)
     variants: dict[str, dict[str, Any]] = field(default_factory=dict)  # name -> config overrides
+    #: Rule option -> its non-default values that change the rules or what players see; the
+    #: conformance suite runs one case per value (at the smallest player count).
+    option_values: dict[str, tuple[Any, ...]] = field(default_factory=dict)
 
     @property
     def env_name(self) -> str:
@@ -53,14 +62,25 @@ class GameSpec:
     def config_options(self) -> list[str]:
         return [f.name for f in fields(self.config_cls)]
 
-    def make_config(self, **options: Any) -> Any:
-        """Build the game's Config; unknown option names get a ValueError listing the valid ones."""
+    def make_config(self, variant: str | None = None, **options: Any) -> Any:
+        """Build the game's Config from a named variant (or none) and rule options on top of it.
+
+        Unknown option names get a ValueError listing the rule options and the env options.
+        """
         valid = self.config_options()
         unknown = [k for k in options if k not in valid]
         if unknown:
             raise ValueError(
-                f"unknown {self.title} option(s) {unknown}; valid options: {', '.join(valid)}"
+                f"unknown {self.title} option(s) {unknown}; rule options: {', '.join(valid)}; "
+                f"env options: {', '.join(ENV_OPTIONS)}"
             )
+        if variant is not None:
+            if variant not in self.variants:
+                raise ValueError(
+                    f"unknown {self.title} variant {variant!r}; available: "
+                    f"{', '.join(self.variants) or 'none'}"
+                )
+            options = {**self.variants[variant], **options}
         return self.config_cls(**options)
 
 
@@ -76,7 +96,15 @@ class CardGameEnv(AECEnv, EzPickle):
         reward: ``"win_loss"`` (default): 0 until the end, then winners share +1 and losers share
             -1 (a draw, or everyone winning, gives 0 to all); ``"score"``: at the end, each player
             gets its game score minus the mean score of the others (zero-sum).
+        obs_dtype: ``"int8"`` (default, the fastest) or ``"float32"`` (what torch-based
+            libraries take without a cast); applies to observations and ``state()``.
+        variant: a named variant of the game (``metadata["variants"]``), e.g. ``"online"``: a set
+            of rule options; options given explicitly override it.
         **config: the game's rule options (see the game's ``Config``), e.g. ``num_players=3``.
+
+    ``infos[agent]`` has the same keys at every step: ``"winners"``, an int8 0/1 vector over seats
+    (all 0 until the game ends), and ``"end_reason"``, an index into ``env.end_reasons`` (-1 while
+    the game goes on).
     """
 
     game: GameSpec  # set by each game module's subclass
@@ -88,12 +116,16 @@ class CardGameEnv(AECEnv, EzPickle):
         render_mode: str | None = None,
         illegal_action: str = "raise",
         reward: str = "win_loss",
+        obs_dtype: str = "int8",
+        variant: str | None = None,
         **config: Any,
     ) -> None:
-        EzPickle.__init__(self, encoder, render_mode, illegal_action, reward, **config)
+        EzPickle.__init__(
+            self, encoder, render_mode, illegal_action, reward, obs_dtype, variant, **config
+        )
         super().__init__()
         game = self.game
-        self.config = game.make_config(**config)
+        self.config = game.make_config(variant, **config)
         encoder = game.default_encoder if encoder is None else encoder
         if encoder not in game.encoders:
             raise ValueError(
@@ -110,11 +142,19 @@ class CardGameEnv(AECEnv, EzPickle):
             )
         if reward not in REWARD_MODES:
             raise ValueError(f"invalid reward {reward!r}; allowed: {list(REWARD_MODES)}")
+        if obs_dtype not in OBS_DTYPES:
+            raise ValueError(f"invalid obs_dtype {obs_dtype!r}; allowed: {list(OBS_DTYPES)}")
         self.encoder = game.encoders[encoder](self.config)
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.reward_mode = reward
+        self.variant = variant
         self.max_turns: int = self.config.max_turns
+        #: What ``infos[agent]["end_reason"]`` indexes: the engine's reasons, then the env's.
+        self.end_reasons: tuple[str, ...] = (*getattr(game.state_cls, "END_REASONS", ("TEMP",)), *ENV_END_REASONS)  # TEMP-SHIM
+        # None when observations are the encoder's own dtype (no cast on the hot path).
+        self._cast = None if obs_dtype == np.dtype(self.encoder.dtype).name else np.dtype(obs_dtype)
+        obs_type = np.dtype(obs_dtype).type
 
         n = self.config.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
@@ -126,7 +166,7 @@ class CardGameEnv(AECEnv, EzPickle):
                     low=0,
                     high=self.encoder.high,
                     shape=(self.encoder.size,),
-                    dtype=self.encoder.dtype,
+                    dtype=obs_type,
                 ),
                 "action_mask": spaces.Box(low=0, high=1, shape=(num_actions,), dtype=np.int8),
             }
@@ -138,17 +178,21 @@ class CardGameEnv(AECEnv, EzPickle):
             low=0,
             high=self.encoder.state_high,
             shape=(self.encoder.state_size,),
-            dtype=self.encoder.dtype,
+            dtype=obs_type,
         )
         # The metadata names the encoder in use, so logged runs record what they trained on.
         self.metadata = {
             **self.metadata,
             "encoder": encoder,
             "encoder_version": self.encoder.version,
+            "variants": list(game.variants),
         }
+        #: The rules engine (``State``) of the current game; None before ``reset()``. Search on
+        #: ``game_state.clone()``: applying moves to it directly is refused by the next ``step()``.
         self.game_state: Any = None
         self._rng: np.random.Generator | None = None
         self._mask: np.ndarray | None = None  # mask of the agent to act, built lazily
+        self._move_count = 0  # engine moves applied through step(): detects outside changes
 
     # -- spaces ---------------------------------------------------------------------------------
 
@@ -164,25 +208,48 @@ class CardGameEnv(AECEnv, EzPickle):
         """Start a new game. The same ``seed`` always gives the same game.
 
         Without a seed, the env draws the next game from its own generator (seeded from the OS
-        on first use), never from the global ``random``/``np.random`` states.
+        on first use), never from the global ``random``/``np.random`` states. There are no
+        reset ``options`` (any given are ignored with a warning): rule options go to ``env()``.
         """
+        if options:
+            # A warning, not an error: PettingZoo's own api_test probes reset() with a dummy
+            # option and expects it to be accepted.
+            warnings.warn(
+                f"reset() ignores the options {sorted(options)}: cardzoo envs take no reset "
+                "options; rule options are given to env() (e.g. env(num_players=3))",
+                UserWarning,
+                stacklevel=2,
+            )
+        if seed is not None:
+            if isinstance(seed, np.integer):
+                seed = int(seed)
+            if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+                raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
         self.game_state = self.game.state_cls(self.config, seed=int(self._rng.integers(2**63)))
+        self._move_count = getattr(self.game_state, "move_count", 0)  # TEMP-SHIM
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        n = self.config.num_players
+        self.infos: dict[str, dict[str, Any]] = {
+            a: {"winners": np.zeros(n, dtype=np.int8), "end_reason": -1} for a in self.agents
+        }
         self._mask = None
         self.agent_selection = self.agents[self.game_state.current_player]
+        if self.render_mode == "human":
+            self.render()
 
     def step(self, action: int | None) -> None:
         """Play ``action`` (an action id) for ``agent_selection``."""
         state = self.game_state
         if state is None:
             raise RuntimeError("step() called before reset()")
+        if getattr(state, "move_count", self._move_count) != self._move_count:  # TEMP-SHIM
+            self._raise_out_of_step()
         agent = self.agent_selection
         if self.terminations.get(agent, True) or self.truncations.get(agent, True):
             if not self.agents:
@@ -211,14 +278,19 @@ class CardGameEnv(AECEnv, EzPickle):
             return
 
         state.apply_id(action)
+        self._move_count += hasattr(state, "move_count")  # TEMP-SHIM
         self._mask = None
         if state.terminal:
             self._end_game()
         elif state.turn >= self.max_turns:
+            reason = len(self.end_reasons) - 1  # "truncated"
             for a in self.agents:
                 self.truncations[a] = True
+                self.infos[a]["end_reason"] = reason
         else:
             self.agent_selection = self.possible_agents[state.current_player]
+        if self.render_mode == "human":
+            self.render()
 
     def step_as(self, agent: str, action: int | None) -> None:
         """``step(action)`` after checking that it is ``agent``'s turn (out-of-turn guard)."""
@@ -236,8 +308,12 @@ class CardGameEnv(AECEnv, EzPickle):
         state = self.game_state
         if state is None:
             raise RuntimeError("observe() called before reset()")
-        seat = self._seat[agent]
+        seat = self._seat.get(agent)
+        if seat is None:
+            raise ValueError(f"unknown agent {agent!r}; agents: {self.possible_agents}")
         obs = self.encoder.encode(state, seat)
+        if self._cast is not None:
+            obs = obs.astype(self._cast)
         if seat == state.current_player and agent == self.agent_selection:
             if self._mask is None:
                 self._mask = self.encoder.mask(state)
@@ -257,7 +333,28 @@ class CardGameEnv(AECEnv, EzPickle):
             raise RuntimeError("state() called before reset()")
         return self.encoder.encode_state(self.game_state)
 
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """Observation, cumulative reward, terminated, truncated and info of ``agent_selection``."""
+        if self.game_state is None:
+            raise RuntimeError("last() called before reset()")
+        if not self.agents:
+            raise RuntimeError(
+                "last() called after the episode ended and every agent was removed; "
+                "call reset() to start a new game"
+            )
+        if getattr(self.game_state, "move_count", self._move_count) != self._move_count:  # TEMP-SHIM
+            self._raise_out_of_step()
+        return super().last(observe)
+
     def render(self) -> str | None:
+        """The whole game as text (every hand: a spectator's view).
+
+        ``render_mode="ansi"`` returns the text; ``"human"`` prints it, and the env also prints
+        it after every ``reset()`` and ``step()``. For what one seat may see, use
+        :meth:`render_for`.
+        """
         if self.render_mode is None:
             from gymnasium import logger
 
@@ -272,8 +369,28 @@ class CardGameEnv(AECEnv, EzPickle):
             return None
         return text
 
+    def render_for(self, agent: str) -> str:
+        """The game as ``agent`` sees it: its own hand, the public cards, others' hand sizes.
+
+        Built only from what that seat may see (what a human player would be shown).
+        """
+        if self.game_state is None:
+            raise RuntimeError("render_for() called before reset()")
+        seat = self._seat.get(agent)
+        if seat is None:
+            raise ValueError(f"unknown agent {agent!r}; agents: {self.possible_agents}")
+        return self.game_state.render_for(seat)
+
     def close(self) -> None:
         pass
+
+    # -- copying: a copy or pickle of a live env continues the same game ------------------------
+
+    def __getstate__(self) -> dict[str, Any]:
+        return self.__dict__.copy()
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
 
     # -- helpers for agents and humans ----------------------------------------------------------
 
@@ -286,6 +403,13 @@ class CardGameEnv(AECEnv, EzPickle):
         return self.game_state.view(self._seat[agent])
 
     def action_to_move(self, action: int) -> Any:
+        """The move an action id stands for (its ``str()`` reads like the rulebook)."""
+        if type(action) is not int:
+            action = self._coerce_action(action, "action_to_move")
+        if not 0 <= action < self.encoder.num_actions:
+            raise IllegalActionError(
+                f"action {action} is out of range 0..{self.encoder.num_actions - 1}"
+            )
         return self.encoder.action_to_move(action)
 
     # -- internals ------------------------------------------------------------------------------
@@ -297,6 +421,13 @@ class CardGameEnv(AECEnv, EzPickle):
             return int(action)
         raise IllegalActionError(
             f"action for {agent} must be an int action id, got {type(action).__name__} {action!r}"
+        )
+
+    def _raise_out_of_step(self) -> None:
+        raise RuntimeError(
+            "the rules engine (env.unwrapped.game_state) was advanced outside the env: "
+            f"{self.game_state.move_count - self._move_count:+d} moves not made through step(). "
+            "Search on game_state.clone() (or determinize()); reset() starts a new game"
         )
 
     def _illegal_message(self, action: int, agent: str) -> str:
@@ -316,19 +447,21 @@ class CardGameEnv(AECEnv, EzPickle):
             values = [s - (total - s) / (n - 1) for s in scores]
         else:
             values = _win_loss(state.winners(), n)
+        winners = np.zeros(n, dtype=np.int8)
+        winners[list(state.winners())] = 1
+        reason = self.end_reasons.index(state.end_reason) if state.end_reason in self.end_reasons else 0  # TEMP-SHIM
         for a, v in zip(self.possible_agents, values):
             self.rewards[a] = float(v)
             self.terminations[a] = True
-        self.infos = {
-            a: {"winners": state.winners(), "end_reason": state.end_reason} for a in self.agents
-        }
+            self.infos[a] = {"winners": winners.copy(), "end_reason": reason}
         self._accumulate_rewards()
 
     def _end_for_illegal(self, agent: str) -> None:
+        reason = self.end_reasons.index("illegal_action")
         for a in self.agents:
             self.rewards[a] = -1.0 if a == agent else 0.0
             self.terminations[a] = True
-            self.infos[a] = {"illegal_move": agent}
+            self.infos[a]["end_reason"] = reason
         self._accumulate_rewards()
 
 

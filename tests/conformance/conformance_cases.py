@@ -1,6 +1,6 @@
 """The cases every conformance test runs on: each registered env at each player count, plus each
-declared variant at the smallest player count. A game added to ``ENV_MODULES`` is covered with no
-new test code."""
+declared variant and each non-default rule-option value (``GameSpec.option_values``) at the smallest
+player count. A game added to ``ENV_MODULES`` is covered with no new test code."""
 
 from __future__ import annotations
 
@@ -23,6 +23,16 @@ def _cases() -> list[Any]:
                     module, {"num_players": n, **overrides}, id=f"{game.env_name}-{variant}-{n}p"
                 )
             )
+        for option, values in game.option_values.items():
+            n = min(game.player_counts)
+            for value in values:
+                cases.append(
+                    pytest.param(
+                        module,
+                        {"num_players": n, option: value},
+                        id=f"{game.env_name}-{option}={value}-{n}p",
+                    )
+                )
     return cases
 
 

@@ -17,6 +17,9 @@ EXPECTED_WARNINGS = (
     "Observation space for each agent probably should be gymnasium.spaces.box or "
     "gymnasium.spaces.discrete",
     "Observation is not a NumPy array",
+    # api_test's probe reset(options={"options": 1}); we warn rather than ignore silently.
+    "reset() ignores the options ['options']: cardzoo envs take no reset options; rule options "
+    "are given to env() (e.g. env(num_players=3))",
 )
 
 
@@ -80,7 +83,8 @@ def test_render(module, config, capsys):
     text = env.render()
     assert isinstance(text, str) and len(text.splitlines()) >= 3
     human = module.env(render_mode="human", **config)
-    human.reset(seed=0)
+    human.reset(seed=0)  # human mode renders after every reset and step
+    assert capsys.readouterr().out.strip() == text.strip()
     assert human.render() is None
     assert capsys.readouterr().out.strip() == text.strip()
     with pytest.raises(ValueError, match="render_mode"):

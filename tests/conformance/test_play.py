@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import os
 import pickle
 import random
@@ -108,6 +109,9 @@ def test_hidden_information_does_not_leak(module, config):
                 )
                 if state.current_player == player:
                     assert np.array_equal(encoder.mask(other), encoder.mask(state))
+                assert other.render_for(player) == state.render_for(player), (
+                    f"seat {player}'s render_for depends on hidden information"
+                )
                 checked += 1
                 changed += (other.census(), other.render()) != (state.census(), state.render())
     assert checked > 0
@@ -178,6 +182,40 @@ def test_clone_independence_and_pickle(module, config):
             a.apply(move)
             b.apply(move)
             assert a.render() == b.render()
-    # The whole env pickles too (EzPickle: it comes back as a fresh env with the same options).
-    clone_env = pickle.loads(pickle.dumps(env))
-    assert clone_env.unwrapped.config == env.unwrapped.config
+
+
+def _env_future(env, rng_seed: int, steps: int) -> list:
+    """The next ``steps`` steps of ``env`` under a seeded random agent, then a fresh unseeded
+    game's first observation (the env's own RNG must be carried too)."""
+    rng = np.random.default_rng(rng_seed)
+    record = []
+    for _ in range(steps):
+        if not env.agents:
+            env.reset()
+        obs, reward, term, trunc, info = env.last()
+        record.append((env.agent_selection, obs["observation"].tobytes(), reward, term, trunc))
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[rng.integers(legal.size)]))
+    return record
+
+
+@pytest.mark.parametrize("copier", ["pickle", "deepcopy"])
+@pytest.mark.parametrize("module,config", CASES)
+def test_copy_of_a_live_env_continues_the_same_game(module, config, copier):
+    env = module.env(**config)
+    _walk(env, 78, 6, np.random.default_rng(4))
+    if copier == "pickle":
+        other = pickle.loads(pickle.dumps(env))
+    else:
+        other = copy.deepcopy(env)
+    assert other.agents == env.agents and other.agent_selection == env.agent_selection
+    assert other.unwrapped.game_state.render() == env.unwrapped.game_state.render()
+    assert other.unwrapped.config == env.unwrapped.config
+    # Long enough to finish the game and start another from the env's own RNG.
+    assert _env_future(other, 5, 400) == _env_future(env, 5, 400)
+    # A fresh env pickles as well.
+    fresh = pickle.loads(pickle.dumps(module.env(**config)))
+    assert fresh.unwrapped.config == env.unwrapped.config and fresh.unwrapped.game_state is None
