@@ -1,0 +1,268 @@
+"""The players of the seats a learner does not hold, decided many games at a time.
+
+A :class:`Table` is one game in progress: the rules engine, who plays each seat, and the game's own
+random stream. Every random choice made for a table (the deal, the learner's seat, the opponents,
+their sampled moves) comes from that stream, so a game played alone and the same game played in a
+batch of many go exactly the same way.
+
+An opponent decides for a whole group of tables at once (:meth:`Opponent.act_batch`): a policy
+network does one forward pass for the group; agents of the ``Agent`` protocol (heuristics) are
+asked table by table, each table holding its own seeded instance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from cardzoo.agents import make_agent
+
+
+class Table:
+    """One game: engine ``state``, the player of each seat (``None``: the learner), an RNG."""
+
+    __slots__ = ("new_game", "state", "rng", "seats", "learner", "agents", "steps", "names")
+
+    def __init__(self, new_game: Callable[[int], Any], rng: np.random.Generator) -> None:
+        self.new_game = new_game  # game seed -> a freshly dealt engine state
+        self.rng = rng
+        self.state: Any = None
+        self.seats: list[Opponent | None] = []
+        self.learner = -1  # the learner's seat, -1 when every seat is played by an opponent
+        self.agents: dict[str, Any] = {}  # spec -> this table's own agent instance
+        self.steps = 0  # learner decisions in the current game
+        self.names: tuple[str, ...] = ()  # opponents of the current game, in seat order
+
+    def deal(self, pool: Any, learner_seat: int | None, learner: Opponent | None = None) -> None:
+        """A new game from this table's stream: the deal, the learner's seat (random unless
+        ``learner_seat`` is given), then one opponent per other seat drawn from ``pool``.
+
+        ``learner`` plays the learner's seat inside the batch (evaluation); ``None`` leaves it
+        to the caller.
+        """
+        rng = self.rng
+        self.state = state = self.new_game(int(rng.integers(2**63)))
+        n = state.num_players
+        seat = int(rng.integers(n)) if learner_seat is None else learner_seat
+        self.learner = seat
+        self.seats = [learner if s == seat else pool.sample(rng) for s in range(n)]
+        self.names = tuple(p.name for s, p in enumerate(self.seats) if s != seat)
+        self.steps = 0
+
+    def player_to_act(self) -> Opponent | None:
+        return self.seats[self.state.current_player]
+
+
+class Opponent:
+    """Plays seats of many tables: ``act_batch`` returns one action id per table, each table's
+    acting seat being ``table.state.current_player``."""
+
+    name: str = "opponent"
+
+    def act_batch(self, tables: list[Table], encoder: Any) -> list[int]:
+        raise NotImplementedError
+
+
+class RandomOpponent(Opponent):
+    """Uniform over the legal moves, drawn from each table's stream."""
+
+    name = "random"
+
+    def act_batch(self, tables: list[Table], encoder: Any) -> list[int]:
+        actions = []
+        for t in tables:
+            legal = t.state.legal_move_ids()
+            actions.append(legal[int(t.rng.integers(len(legal)))])
+        return actions
+
+
+class AgentOpponent(Opponent):
+    """Any agent spec of :func:`cardzoo.agents.make_agent` (e.g. ``"heuristic"``).
+
+    Each table gets its own instance the first time it meets this opponent, seeded from the
+    table's stream, so results do not depend on how tables are grouped.
+    """
+
+    def __init__(self, spec: str, game: str) -> None:
+        make_agent(spec, game)  # fail now on a bad spec, not in the middle of a rollout
+        self.name = spec
+        self.spec = spec
+        self.game = game
+
+    def act_batch(self, tables: list[Table], encoder: Any) -> list[int]:
+        actions = []
+        for t in tables:
+            agent = t.agents.get(self.spec)
+            if agent is None:
+                seed = int(t.rng.integers(2**63))
+                agent = t.agents[self.spec] = make_agent(self.spec, self.game, seed=seed)
+            state = t.state
+            seat = state.current_player
+            obs = encoder.encode(state, seat)
+            actions.append(int(agent.act(obs, encoder.mask(state), state=state, player=seat)))
+        return actions
+
+
+class NumpyActor:
+    """The action head of a policy network as plain numpy: dense layers, then logits.
+
+    Cheaper than torch for the small batches of opponent moves, picklable (it is sent to worker
+    processes and stored in checkpoints), and enough to play a trained policy without SB3.
+    """
+
+    ACTIVATIONS = ("tanh", "relu")
+
+    def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]], activation: str) -> None:
+        if activation not in self.ACTIVATIONS:
+            raise ValueError(f"activation must be one of {self.ACTIVATIONS}, got {activation!r}")
+        if not layers:
+            raise ValueError("a NumpyActor needs at least its output layer")
+        # Each layer is (W of shape (in, out), b of shape (out,)); the last one gives the logits.
+        self.layers = [
+            (np.ascontiguousarray(w, dtype=np.float32), np.asarray(b, dtype=np.float32))
+            for w, b in layers
+        ]
+        self.activation = activation
+        for (w1, _), (w2, _) in zip(self.layers, self.layers[1:]):
+            if w1.shape[1] != w2.shape[0]:
+                raise ValueError(f"layer shapes do not chain: {w1.shape} then {w2.shape}")
+
+    @property
+    def obs_size(self) -> int:
+        return self.layers[0][0].shape[0]
+
+    @property
+    def num_actions(self) -> int:
+        return self.layers[-1][0].shape[1]
+
+    @classmethod
+    def from_sb3(cls, policy: Any) -> NumpyActor:
+        """Copy the actor of an SB3 ``ActorCriticPolicy`` with a flat (Box) observation."""
+        import torch.nn as nn
+        from stable_baselines3.common.torch_layers import FlattenExtractor
+
+        extractor = policy.pi_features_extractor
+        if not isinstance(extractor, FlattenExtractor):
+            raise ValueError(
+                f"only flat observations are supported, got {type(extractor).__name__}"
+            )
+        layers = []
+        activation = None
+        for module in policy.mlp_extractor.policy_net:
+            if isinstance(module, nn.Linear):
+                layers.append(_linear(module))
+            elif isinstance(module, (nn.Tanh, nn.ReLU)):
+                kind = "tanh" if isinstance(module, nn.Tanh) else "relu"
+                if activation not in (None, kind):
+                    raise ValueError("mixed activations are not supported")
+                activation = kind
+            else:
+                raise ValueError(f"unsupported layer in the policy network: {module}")
+        layers.append(_linear(policy.action_net))
+        return cls(layers, activation or "tanh")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (lists of arrays), for pickling and checkpoints."""
+        return {
+            "activation": self.activation,
+            "weights": [w for w, _ in self.layers],
+            "biases": [b for _, b in self.layers],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> NumpyActor:
+        weights = [np.asarray(w) for w in data["weights"]]
+        biases = [np.asarray(b) for b in data["biases"]]
+        return cls(list(zip(weights, biases)), data["activation"])
+
+    def logits(self, obs: np.ndarray) -> np.ndarray:
+        x = np.asarray(obs, dtype=np.float32)
+        last = len(self.layers) - 1
+        for i, (w, b) in enumerate(self.layers):
+            x = x @ w
+            x += b
+            if i < last:
+                if self.activation == "tanh":
+                    np.tanh(x, out=x)
+                else:
+                    np.maximum(x, 0.0, out=x)
+        return x
+
+    def act(
+        self,
+        obs: np.ndarray,
+        masks: np.ndarray,
+        rngs: list[np.random.Generator] | None = None,
+        deterministic: bool = False,
+    ) -> list[int]:
+        """One legal action per row of ``obs``: the most likely one, or one sampled (one uniform
+        draw from each row's generator in ``rngs``)."""
+        logits = self.logits(obs).astype(np.float64)
+        legal = masks.astype(bool)
+        if not legal.any(axis=1).all():
+            raise ValueError("an action mask has no legal action")
+        logits[~legal] = -np.inf
+        if deterministic:
+            return [int(a) for a in logits.argmax(axis=1)]
+        if rngs is None or len(rngs) != len(logits):
+            raise ValueError("sampled actions need one random generator per row")
+        logits -= logits.max(axis=1, keepdims=True)
+        cdf = np.cumsum(np.exp(logits), axis=1)
+        actions = []
+        for row, rng in zip(range(len(cdf)), rngs):
+            c = cdf[row]
+            a = int(np.searchsorted(c, rng.random() * c[-1], side="right"))
+            if a >= len(c) or not legal[row, a]:  # rounding at the top end: take the last legal
+                a = int(np.flatnonzero(legal[row])[-1])
+            actions.append(a)
+        return actions
+
+
+def _linear(module: Any) -> tuple[np.ndarray, np.ndarray]:
+    w = module.weight.detach().cpu().numpy().T.copy()
+    b = module.bias.detach().cpu().numpy().copy()
+    return w, b
+
+
+class PolicyOpponent(Opponent):
+    """A policy network: one forward pass per group of tables, moves sampled from its
+    distribution (or its most likely move when ``deterministic``)."""
+
+    def __init__(self, name: str, actor: NumpyActor, deterministic: bool = False) -> None:
+        self.name = name
+        self.actor = actor
+        self.deterministic = deterministic
+        self._obs: np.ndarray | None = None
+        self._masks: np.ndarray | None = None
+
+    def act_batch(self, tables: list[Table], encoder: Any) -> list[int]:
+        g = len(tables)
+        if self._obs is None or len(self._obs) < g or self._obs.shape[1] != encoder.size:
+            self._obs = np.zeros((max(g, 8), encoder.size), dtype=encoder.dtype)
+            self._masks = np.zeros((max(g, 8), encoder.num_actions), dtype=np.int8)
+        obs, masks = self._obs[:g], self._masks[:g]
+        for i, t in enumerate(tables):
+            state = t.state
+            obs[i] = encode(encoder, state, state.current_player)
+            masks[i] = encoder.mask(state)
+        rngs = None if self.deterministic else [t.rng for t in tables]
+        return self.actor.act(obs, masks, rngs, self.deterministic)
+
+
+def encode(encoder: Any, state: Any, seat: int) -> np.ndarray:
+    """The observation of ``seat`` in the encoder's shared vector (valid until the next call)."""
+    buf, vec = encoder.layout.zeroed_buffer()
+    encoder.encode_into(state, seat, buf)
+    return vec
+
+
+def make_opponent(spec: str | Opponent, game: str) -> Opponent:
+    """An opponent from a spec: ``"random"``, any other agent spec, or an :class:`Opponent`."""
+    if isinstance(spec, Opponent):
+        return spec
+    if not isinstance(spec, str):
+        raise TypeError(f"an opponent is a spec string or an Opponent, got {spec!r}")
+    if spec == "random":
+        return RandomOpponent()
+    return AgentOpponent(spec, game)
