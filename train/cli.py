@@ -48,34 +48,63 @@ def check_output_path(path: str | None) -> None:
         raise ValueError(f"cannot write {path}: permission denied")
 
 
-def cmd_list(args: argparse.Namespace) -> int:
+def list_rows() -> list[tuple[str, ...]]:
+    """The games table: a header row, then one row per registered env (the README shows it)."""
     rows = [
-        ("game", "env", "players", "actions", "observation size by players", "encoders", "variants")
+        (
+            "game",
+            "env",
+            "players",
+            "actions",
+            "observation size (int8)",
+            "state() size",
+            "encoders",
+            "variants",
+        )
     ]
     for module in games():
         game = module.GAME
-        sizes = []
+        obs_sizes, state_sizes = [], []
         num_actions = None
         for n in game.player_counts:
             env = module.raw_env(num_players=n)
-            sizes.append(f"{n}p:{env.encoder.size}")
+            obs_sizes.append(f"{n}p:{env.encoder.size}")
+            state_sizes.append(f"{n}p:{env.encoder.state_size}")
             num_actions = env.encoder.num_actions
         encoders = ", ".join(
             f"{name} v{cls(game.make_config()).version}" for name, cls in game.encoders.items()
         )
-        players = f"{min(game.player_counts)}-{max(game.player_counts)}"
-        variants = ", ".join(game.variants) or "-"
+        variants = ", ".join(
+            f"{name} ({' '.join(f'{k}={v}' for k, v in overrides.items())})"
+            for name, overrides in game.variants.items()
+        )
         rows.append(
             (
-                game.name,
+                game.title,
                 game.env_name,
-                players,
+                f"{min(game.player_counts)}-{max(game.player_counts)}",
                 str(num_actions),
-                " ".join(sizes),
+                " ".join(obs_sizes),
+                " ".join(state_sizes),
                 encoders,
-                variants,
+                variants or "-",
             )
         )
+    return rows
+
+
+def markdown_table(rows: list[tuple[str, ...]]) -> str:
+    """Rows (the first is the header) as a Markdown table."""
+    lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
+    lines += ["| " + " | ".join(r) + " |" for r in rows[1:]]
+    return "\n".join(lines)
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    rows = list_rows()
+    if args.markdown:
+        print(markdown_table(rows))
+        return 0
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for r in rows:
         print("  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip())
@@ -167,6 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("list", help="games, player counts, observation/action sizes, encoders")
+    p.add_argument("--markdown", action="store_true", help="as a Markdown table (the README's)")
     p.set_defaults(func=cmd_list)
 
     default_workers = min(2, os.cpu_count() or 1)
