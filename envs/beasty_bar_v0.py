@@ -7,7 +7,7 @@ Agents                 ``player_0`` ... ``player_{N-1}``, N = 2..4 (default 2)
 Observation shape      ``(75 + 47 N,)`` int8: 169 (2p), 216 (3p), 263 (4p)
 Observation values     0/1 flags and small counts, 0..78 (bounds per piece in the space)
 Action mask            int8 ``(45,)``, in ``obs["action_mask"]``
-Rules                  ``shared/rules/beasty_bar.md`` (every decision implemented)
+Rules                  ``docs/rules/beasty_bar.md`` (every decision implemented and tested)
 =====================  ==========================================================
 
 Each player has the same twelve animals (strength 1 Skunk .. 12 Lion) in their colour. On a turn
@@ -77,11 +77,21 @@ id       move
 33..44   set aside the animal of strength ``a - 32`` (advanced variant only)
 =======  ==================================================================
 
+Global state
+------------
+``env.state()`` (for centralised critics only: it shows every hidden card) is an int8 vector of
+``51 + 164 N`` values with absolute seats, seat 0 first: phase, seat to act, first player, every
+hand, every draw pile's contents and its order from the top, every set-aside card, the queue with
+owners, bar, THAT'S IT, turns left, bar scores and strength sums.
+``env.unwrapped.encoder.describe_state()`` prints the pieces.
+
 Rewards
 -------
 0 until the end. Default ``reward="win_loss"``: winners share +1 and losers share -1 (two players:
 +1/-1; everyone tied: 0 each). Tied players all win (rules §8). ``reward="score"``: each player gets
-its score (bar animals, or points) minus the mean score of the others.
+its score minus the mean score of the others, where the score (``State.scores()``) is the bar score
+(bar animals, or their points) minus a hundredth of the bar strength sum: the tiebreak is part of
+it, so every winner is paid more than every loser (rules doc §8).
 
 Episode end
 -----------
@@ -90,26 +100,30 @@ Truncated after ``max_turns`` turns (default 1000, so never in practice).
 
 Options
 -------
-Rule options (rules spec §14): ``num_players`` (2), ``first_player`` ("random" or a seat),
+Rule options (rules doc §14): ``num_players`` (2), ``first_player`` ("random" or a seat),
 ``scoring`` ("count" | "points"), ``set_aside`` (0 | 4), ``chameleon_may_decline`` (False),
 ``max_turns`` (1000). The rulebook's advanced variant is ``scoring="points", set_aside=4``
-(declared as the variant ``"advanced"``). Env options: ``encoder`` ("default"), ``render_mode``
+(``variant="advanced"``). Env options: ``encoder`` ("default"), ``render_mode``
 (None | "ansi" | "human"), ``illegal_action`` ("raise" | "terminate"), ``reward``
-("win_loss" | "score").
+("win_loss" | "score"), ``obs_dtype`` ("int8" | "float32"), ``variant`` (None | "advanced").
+``env.unwrapped.game_state.render_for(seat)`` renders what one seat may see.
 
 Rule decisions
 --------------
-Every **Decision** of the rules spec is implemented (chameleon imitation mandatory, zebra as its
+Every **Decision** of the rules is implemented and tested; ``docs/rules/beasty_bar.md`` lists them
+all with their tests (section 12) (chameleon imitation mandatory, zebra as its
 pass; chameleon-as-lion legal and self-destructive; no chameleon copying a chameleon; parrot and
 chameleon playable with no effect into an empty queue; recurring actions front to back, each animal
 at most once per turn, a giraffe skipping its entry turn; animals left in the queue score nothing;
 tiebreak lower strength sum, then shared). The engine adds (``envs/beasty_bar/game.py``): set-aside
 choices in seat order from seat 0; one dedicated "no effect" action each for a kangaroo or parrot
-into an empty queue and for a chameleon that does not imitate.
+into an empty queue and for a chameleon that does not imitate; the score used by ``reward="score"``
+includes the strength-sum tiebreak.
 
 Version history
 ---------------
-- v0: first release (encoder "default" v1).
+- v0: first release (encoder "default" v1). Later in v0, observations unchanged: ``env.state()``
+  global state, ``render_for``, and ``reward="score"`` paying the tiebreak (winners above losers).
 """
 
 from __future__ import annotations
@@ -133,7 +147,8 @@ GAME = GameSpec(
 
 
 class raw_env(CardGameEnv):  # noqa: N801 (PettingZoo naming convention)
-    __doc__ = __doc__
+    """The Beasty Bar AEC env (the module docstring is its doc page). Use env() or raw_env()."""
+
     game = GAME
     metadata = {**CardGameEnv.metadata, "name": GAME.env_name}
 

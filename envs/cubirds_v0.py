@@ -112,7 +112,8 @@ GAME = GameSpec(
 
 
 class raw_env(CardGameEnv):  # noqa: N801 (PettingZoo naming convention)
-    __doc__ = __doc__
+    """The Cubirds AEC env (the module docstring is its doc page). Use env() or raw_env()."""
+
     game = GAME
     metadata = {**CardGameEnv.metadata, "name": GAME.env_name}
 

@@ -331,3 +331,13 @@ def test_score_rewards_never_pay_a_winner_less_than_a_loser(module):
                 assert min(won) > max(lost), (seed, state.winners(), rewards)
             if len(won) > 1:
                 assert max(won) == min(won), "tied winners are paid the same"
+
+
+@pytest.mark.parametrize("module", GAMES)
+def test_help_shows_the_doc_page_once(module):
+    import pydoc
+
+    first_line = module.__doc__.strip().splitlines()[0]
+    text = pydoc.render_doc(module, renderer=pydoc.plaintext)
+    assert text.count(first_line) == 1
+    assert "rgb_array" not in (module.raw_env.render.__doc__ or "")

@@ -108,3 +108,19 @@ def test_progress_bar_in_a_log_writes_plain_lines():
     lines = log.getvalue().splitlines()
     assert len(lines) == 10 and "\r" not in log.getvalue()
     assert lines[-1].startswith("cubirds 2p: 100/100 games")
+
+
+def test_eval_checks_the_json_path_before_playing(tmp_path, capsys):
+    missing = tmp_path / "no" / "such" / "dir" / "x.json"
+    argv = ["eval", "beasty_bar", "--games", "100000", "--quiet", "--json", str(missing)]
+    assert main(argv) == 2  # 100,000 games would take minutes: it must fail first
+    err = capsys.readouterr().err
+    assert "does not exist" in err and str(missing.parent) in err
+
+
+def test_eval_named_variant(capsys):
+    argv = ["eval", "beasty_bar", "--agents", "random", "--games", "4", "--quiet"]
+    assert main([*argv, "--workers", "1", "--variant", "advanced"]) == 0
+    assert "'variant': 'advanced'" in capsys.readouterr().out
+    assert main([*argv, "--workers", "1", "--variant", "nonsense"]) == 2
+    assert "unknown Beasty Bar variant" in capsys.readouterr().err
