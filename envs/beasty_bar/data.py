@@ -1,4 +1,4 @@
-"""Beasty Bar game data: the twelve animals (rules spec §2, §6). The only place these numbers live.
+"""Beasty Bar game data: the twelve animals (rules doc §2, §6). The only place these numbers live.
 
 An animal is identified by its **strength** 1..12 (each strength is one species). Tables indexed
 by strength have a dummy entry at index 0 so that ``NAMES[12] == "Lion"``.
@@ -12,7 +12,7 @@ from typing import NamedTuple
 class Animal(NamedTuple):
     strength: int
     name: str
-    points: int  # points-scoring value (summary card of the seed rulebook, spec §2)
+    points: int  # points-scoring value (summary card of the seed rulebook, rules doc §2)
     recurring: bool  # acts again in step 3 of every turn (zebra: passive, so False here)
 
 

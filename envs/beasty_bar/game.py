@@ -1,11 +1,11 @@
 """Beasty Bar rules engine (Stefan Kloß, Zoch 2014; "Safari Bar" in Czech/Slovak), 2-4 players.
 
-Implements ``../shared/rules/beasty_bar.md`` exactly (section numbers below refer to it): all
-twelve animals' on-play actions, the recurring actions (hippo, crocodile, giraffe; zebra passive),
-the chameleon's imitation of every species with its sub-choices, the five-animal check, drawing,
-the end after every card has been played, ``count`` and ``points`` scoring with the strength-sum
-tiebreak and shared wins, and the advanced set-aside variant. No RL imports: a researcher can use
-:class:`State` alone for search or analysis.
+Implements the rules of ``docs/rules/beasty_bar.md`` exactly (section numbers below refer to
+it): all twelve animals' on-play actions, the recurring actions (hippo, crocodile, giraffe; zebra
+passive), the chameleon's imitation of every species with its sub-choices, the five-animal check,
+drawing, the end after every card has been played, ``count`` and ``points`` scoring with the
+strength-sum tiebreak and shared wins, and the advanced set-aside variant. No RL imports: a
+researcher can use :class:`State` alone for search or analysis.
 
 Representation (chosen for a fast hot path)
 -------------------------------------------
@@ -53,9 +53,9 @@ remaining 8 cards are shuffled (4 to hand, 4 to the draw pile) and ``first_playe
 set-aside decisions are not turns: ``turn`` counts played cards only, so a game is always
 ``12 * N`` turns (``8 * N`` with set-aside).
 
-Decisions taken here where the rules spec leaves a detail open
---------------------------------------------------------------
-- The set-aside choices are made in seat order starting at seat 0 (the spec says "in seat order";
+Decisions taken here where the rules leave a detail open (rules doc §12)
+------------------------------------------------------------------------
+- The set-aside choices are made in seat order starting at seat 0 (the rules say "in seat order";
   they are hidden, so the order carries no information). ``first_player`` is resolved from the
   game's RNG at construction, before any shuffle; the set-aside variant's deal is drawn from the
   same RNG after the last choice.
@@ -65,7 +65,9 @@ Decisions taken here where the rules spec leaves a detail open
   species and owner: both identify the same animal, positions keep the space small.
 - ``winners()`` is ``()`` until the game is over. With nobody in the bar all players tie on 0
   with strength sum 0, so all of them win (the spec's "still tied -> all win").
-- ``scores()`` returns floats (count of own bar animals, or their points).
+- ``scores()`` is the bar score (``bar_scores()``: own bar animals, or their points) minus a
+  hundredth of the bar strength sum, so that it ranks the seats as the result does (the strength
+  sum breaks ties); ``render()`` and the observation show the bar score itself.
 - :meth:`State.from_position` (scenario tests): cards of a colour not placed anywhere are put in
   THAT'S IT, so the census still adds up; such a state starts in the play phase.
 - If (only in a hand-set position) the next seat has an empty hand while another seat still holds
@@ -119,7 +121,7 @@ from cardzoo.envs.core import (
 
 @dataclass(frozen=True)
 class Config:
-    """Every rule option of the Beasty Bar rules spec (§14), with its documented default.
+    """Every rule option of Beasty Bar (rules doc §14), with its documented default.
 
     ``max_turns`` is the environment's truncation cap (a game always ends after ``12 * N`` turns,
     so the default never truncates).
@@ -302,7 +304,7 @@ def move_from_id(move_id: int) -> Move:
 
 @dataclass(frozen=True)
 class View:
-    """Everything one player may see (rules spec §11), and nothing else.
+    """Everything one player may see (rules doc §11), and nothing else.
 
     Animals are strengths 1..12; per-seat tuples are indexed by absolute seat. ``queue`` lists
     ``(strength, owner)`` from the gate (index 0) to the back. ``bar`` and ``thats_it`` hold the

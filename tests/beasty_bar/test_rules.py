@@ -582,7 +582,7 @@ def test_two_crocodiles():
 
 
 def test_each_recurring_animal_acts_once_giraffe_pushed_back_by_hippo():
-    # spec §13 ex. 20 variant with a parrot: after the hippo passes it, the giraffe stands
+    # rules doc §13 ex. 20 variant with a parrot: after the hippo passes it, the giraffe stands
     # behind a weaker animal again but must not act a second time
     s = position([(PARROT, B), (GIRAFFE, Y), (HIPPO, G)], mover=R, hand=[KANGAROO])
     play(s, Play(KANGAROO, None, 2))
