@@ -143,6 +143,12 @@ GAME = GameSpec(
     encoders=ENCODERS,
     player_counts=(2, 3, 4),
     variants={"advanced": {"scoring": "points", "set_aside": 4}},
+    option_values={
+        "scoring": ("points",),
+        "set_aside": (4,),
+        "chameleon_may_decline": (True,),
+        "first_player": (1,),
+    },
 )
 
 
