@@ -218,3 +218,10 @@ def test_score_reward_pays_winners_more_than_losers():
             if losers:
                 assert min(paid[w] for w in winners) > max(paid[q] for q in losers)
             assert sum(paid) == pytest.approx(0.0)
+
+
+def test_hand_set_draw_pile_longer_than_a_real_one_is_refused():
+    # a real pile never holds more than 12 - 4 cards; the global state has room for 8
+    nine = [SKUNK, PARROT, MONKEY, CHAMELEON, SEAL, ZEBRA, GIRAFFE, CROCODILE, HIPPO]
+    with pytest.raises(ValueError, match="draw_piles: at most 8 cards"):
+        State.from_position(Config(), hands=[[LION], []], draw_piles=[nine, []])
