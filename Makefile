@@ -43,3 +43,12 @@ train-deps: $(VENV)/.installed
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache
+
+## mutation testing of the rules engines with mutmut, on a scratch copy (see docs/mutation.md);
+## ENGINE=cubirds for one engine (default: every envs/*/game.py), MUTATION_ARGS="--rev HEAD" etc.
+ENGINE ?=
+MUTATION_ARGS ?=
+.PHONY: mutation
+mutation: $(VENV)/.installed
+	$(PY) -m pip install --quiet -e '.[dev,mutation]'
+	nice -n 10 $(PY) tools/mutation.py $(ENGINE) $(MUTATION_ARGS)

@@ -1,0 +1,217 @@
+"""Mutation testing of the rules engines (``envs/<game>/game.py``) with mutmut 3.
+
+    python tools/mutation.py                  # every engine found under envs/*/game.py
+    python tools/mutation.py cubirds          # one engine
+    python tools/mutation.py cubirds --rev HEAD   # the committed code instead of the working tree
+
+The repository itself is never touched. For each engine this builds a scratch project in
+``.mutation/<engine>/`` laid out as the installed package (``cardzoo/envs``, ``cardzoo/encoders``,
+...; the repository maps folders to ``cardzoo.*`` through setuptools' package-dir, which mutmut
+cannot follow), copies ``tests/`` next to it and runs ``mutmut run`` there. mutmut copies that
+tree again into ``mutants/`` and imports the mutated copy ahead of the editable install.
+
+Only the engine's own rules tests run against its mutants: ``tests/<engine>/`` and the conformance
+tests of that game, without the golden playthrough (a recorded game notices any change, which says
+nothing about which rule broke), and with the conformance random-play test cut from 300 to
+``--random-games`` games per case (``CARDZOO_RANDOM_GAMES``; at 300 a surviving mutant costs
+minutes). Results: a summary line per engine on stdout and the diff of every surviving mutant in
+``.mutation/<engine>/survivors.txt``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+try:
+    import tomllib
+except ImportError:  # Python 3.10: pytest depends on the backport
+    import tomli as tomllib
+
+ROOT = Path(__file__).resolve().parents[1]
+WORK = ROOT / ".mutation"
+# A recorded playthrough fails on any change at all; it is not a rule assertion.
+EXCLUDED_TESTS = ("tests/conformance/test_golden.py",)
+KILLED = ("killed", "timeout", "caught by type check")
+RESULT_LINE = re.compile(r"^\s+(\S+): (.+)$")
+
+
+def engines() -> list[str]:
+    """Every game with a rules engine, i.e. a folder ``envs/<game>/game.py``."""
+    return sorted(p.parent.name for p in ROOT.glob("envs/*/game.py"))
+
+
+def package_dirs() -> dict[str, str]:
+    """The ``cardzoo.*`` package -> repository folder mapping declared in pyproject.toml."""
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    return dict(data["tool"]["setuptools"]["package-dir"])
+
+
+def export_tree(rev: str | None, dest: Path) -> None:
+    """Put the repository's files (working tree, or git revision ``rev``) into ``dest``."""
+    folders = sorted(set(package_dirs().values())) + ["tests"]
+    dest.mkdir(parents=True)
+    if rev is None:
+        ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+        for folder in folders:
+            shutil.copytree(ROOT / folder, dest / folder, ignore=ignore)
+        shutil.copy2(ROOT / "pyproject.toml", dest / "pyproject.toml")
+        return
+    archive = subprocess.run(
+        ["git", "archive", "--format=tar", rev, *folders, "pyproject.toml"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(dest, filter="data")
+
+
+def mutmut_config(engine: str, project: Path) -> str:
+    """The ``[tool.mutmut]`` section of the scratch project for ``engine``."""
+    folders = [f"tests/{engine}", "tests/conformance"]
+    selection = [f for f in folders if (project / f).is_dir()] + ["-k", engine]
+    selection += [f"--ignore={path}" for path in EXCLUDED_TESTS]
+    return "\n".join(
+        [
+            "",
+            "[tool.mutmut]",
+            'source_paths = ["cardzoo"]',
+            f'only_mutate = ["cardzoo/envs/{engine}/game.py"]',
+            f"pytest_add_cli_args_test_selection = {toml_list(selection)}",
+            'pytest_add_cli_args = ["-p", "no:cacheprovider"]',
+            # the scratch project lies inside the repository's git tree; that history is not its own
+            "use_git_change_detection = false",
+            "",
+        ]
+    )
+
+
+def toml_list(items: list[str]) -> str:
+    quoted = ('"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"' for s in items)
+    return "[" + ", ".join(quoted) + "]"
+
+
+def build_project(engine: str, rev: str | None) -> Path:
+    """A fresh scratch project for ``engine`` in ``.mutation/<engine>/``; returns its path."""
+    project = WORK / engine
+    if project.exists():
+        shutil.rmtree(project)
+    staging = WORK / f"{engine}.staging"
+    if staging.exists():
+        shutil.rmtree(staging)
+    export_tree(rev, staging)
+    if not (staging / "envs" / engine / "game.py").is_file():
+        raise SystemExit(f"no engine envs/{engine}/game.py in {rev or 'the working tree'}")
+    package = project / "cardzoo"
+    package.mkdir(parents=True)
+    # A regular package, so the copy is found on sys.path before the editable install's finder.
+    (package / "__init__.py").write_text("")
+    for name, folder in package_dirs().items():
+        shutil.move(staging / folder, project / name.replace(".", "/"))
+    shutil.move(staging / "tests", project / "tests")
+    pyproject = (staging / "pyproject.toml").read_text()
+    (project / "pyproject.toml").write_text(pyproject + mutmut_config(engine, project))
+    shutil.rmtree(staging)
+    return project
+
+
+def mutmut(project: Path, *args: str, capture: bool = False, random_games: int = 0) -> str:
+    exe = Path(sys.executable).parent / "mutmut"
+    if not exe.exists():
+        raise SystemExit("mutmut is not installed: pip install -e '.[mutation]'")
+    env = dict(os.environ)
+    if random_games:
+        env["CARDZOO_RANDOM_GAMES"] = str(random_games)
+    done = subprocess.run(
+        [str(exe), *args], cwd=project, env=env, text=True, capture_output=capture, check=False
+    )
+    if done.returncode != 0:
+        tail = (done.stdout or "")[-2000:] + (done.stderr or "")[-2000:] if capture else ""
+        raise SystemExit(f"mutmut {' '.join(args)} failed in {project} ({done.returncode}) {tail}")
+    return done.stdout or ""
+
+
+def results(project: Path) -> dict[str, str]:
+    """Mutant name -> status, as mutmut recorded them."""
+    found = {}
+    for line in mutmut(project, "results", "--all", "true", capture=True).splitlines():
+        match = RESULT_LINE.match(line)
+        if match:
+            found[match.group(1)] = match.group(2)
+    return found
+
+
+def summarize(engine: str, status: dict[str, str]) -> str:
+    counts: dict[str, int] = {}
+    for value in status.values():
+        counts[value] = counts.get(value, 0) + 1
+    killed = sum(counts.get(k, 0) for k in KILLED)
+    total = len(status)
+    score = 100.0 * killed / total if total else 0.0
+    details = ", ".join(f"{n} {name}" for name, n in sorted(counts.items()))
+    return f"{engine}: score {score:.1f}% ({killed} of {total} mutants killed; {details})"
+
+
+def write_survivors(project: Path, status: dict[str, str]) -> Path:
+    """Every mutant that no test killed, with its diff, in ``survivors.txt``."""
+    out = project / "survivors.txt"
+    with out.open("w") as f:
+        for name, value in status.items():
+            if value in KILLED:
+                continue
+            f.write(mutmut(project, "show", name, capture=True).rstrip() + "\n\n")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("engine", nargs="*", help=f"default: all ({', '.join(engines())})")
+    parser.add_argument("--rev", help="mutate this git revision instead of the working tree")
+    parser.add_argument("--max-children", type=int, default=1, help="parallel mutants (default 1)")
+    parser.add_argument(
+        "--random-games",
+        type=int,
+        default=30,
+        help="games per case in the conformance random-play test (default 30; the suite plays 300)",
+    )
+    parser.add_argument(
+        "--report-only", action="store_true", help="summarize the last run, do not run again"
+    )
+    args = parser.parse_args(argv)
+    known = engines()
+    chosen = args.engine or known
+    unknown = [e for e in chosen if e not in known]
+    if unknown:
+        parser.error(f"unknown engine(s) {', '.join(unknown)}; found: {', '.join(known)}")
+    lines = []
+    for engine in chosen:
+        project = WORK / engine
+        if not args.report_only:
+            project = build_project(engine, args.rev)
+            print(f"== {engine}: mutmut run in {project.relative_to(ROOT)}", flush=True)
+            mutmut(
+                project,
+                "run",
+                "--max-children",
+                str(args.max_children),
+                random_games=args.random_games,
+            )
+        elif not (project / "mutants").is_dir():
+            parser.error(f"no previous run for {engine} in {project}")
+        status = results(project)
+        survivors = write_survivors(project, status)
+        lines.append(f"{summarize(engine, status)}; survivors: {survivors.relative_to(ROOT)}")
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
