@@ -1,7 +1,9 @@
 """Agents: the protocol, a random agent, one heuristic per game, and a factory by name.
 
 Agent specs are names (``"random"``, ``"heuristic"``) or ``kind:argument`` strings for agents that
-need an argument (reserved for learned policies, e.g. ``ppo:PATH``).
+need an argument: ``ppo:PATH`` plays a policy trained by ``cardzoo train`` (PATH a checkpoint
+file or a run folder, meaning its latest checkpoint) with its most likely legal action, and
+``ppo-sample:PATH`` samples from it.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ HEURISTICS: dict[str, str] = {
     "beasty_bar": "cardzoo.agents.beasty_bar_heuristic:BeastyBarHeuristic",
 }
 
-AGENT_KINDS = ("random", "heuristic")
+AGENT_KINDS = ("random", "heuristic", "ppo:PATH", "ppo-sample:PATH")
 
 
 def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
@@ -31,10 +33,13 @@ def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
             )
         module, _, cls = HEURISTICS[game].partition(":")
         return getattr(importlib.import_module(module), cls)(seed=seed)
-    raise ValueError(
-        f"unknown agent spec {spec!r}; available: {', '.join(AGENT_KINDS)} "
-        "(learned policies such as 'ppo:PATH' are not available yet)"
-    )
+    if kind in ("ppo", "ppo-sample"):
+        if not argument:
+            raise ValueError(f"agent spec {spec!r} needs a path: {kind}:PATH")
+        from cardzoo.agents.policy import PolicyAgent
+
+        return PolicyAgent(argument, game, deterministic=kind == "ppo", seed=seed)
+    raise ValueError(f"unknown agent spec {spec!r}; available: {', '.join(AGENT_KINDS)}")
 
 
 __all__ = ["AGENT_KINDS", "HEURISTICS", "Agent", "RandomAgent", "make_agent"]

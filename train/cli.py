@@ -4,6 +4,8 @@ cardzoo list
 cardzoo eval cubirds --agents heuristic,random --games 1000 --players 2 [--seed S] [--json F]
 cardzoo eval cubirds --players 3 draw_after_empty_hand=true   # rule options as key=value
 cardzoo demo [--games N]        # heuristic vs random on every game and player count
+cardzoo train beasty_bar [--players N] [--timesteps T] [--envs K] [--seed S] [--out DIR]
+cardzoo train --resume DIR      # continue a run (needs the train extra)
 """
 
 from __future__ import annotations
@@ -188,6 +190,92 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _setting(config_cls: Any, key: str, value: Any) -> Any:
+    """A ``--set key=value`` training setting; list settings take comma-separated values."""
+    from dataclasses import fields
+
+    kinds = {f.name: str(f.type) for f in fields(config_cls)}
+    if key not in kinds or key in ("game", "options"):
+        names = ", ".join(k for k in kinds if k not in ("game", "options"))
+        raise ValueError(f"unknown training setting {key!r}; settings: {names}")
+    if kinds[key].startswith("list"):
+        return [parse_option(f"x={v}")[1] for v in str(value).split(",") if v]
+    if kinds[key] == "float" and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    return value
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    # Idle torch threads sleep instead of spinning: on a machine shared with other work, spinning
+    # threads made PPO updates several times slower. Must be set before torch is imported.
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    try:
+        from cardzoo.train.ppo import TrainConfig, Trainer, summary_table
+    except ImportError as err:
+        print(
+            f"error: training needs the train extra (pip install 'cardzoo[train]'): {err}",
+            file=sys.stderr,
+        )
+        return 2
+    overrides = {
+        k: v
+        for k, v in (
+            ("timesteps", args.timesteps),
+            ("eval_every", args.eval_every),
+            ("eval_games", args.eval_games),
+            ("threads", args.threads),
+            ("max_minutes", args.max_minutes),
+        )
+        if v is not None
+    }
+    for text in args.set or []:
+        key, value = parse_option(text)
+        overrides[key] = _setting(TrainConfig, key, value)
+    if args.resume:
+        out = args.resume
+        path = os.path.join(out, "config.json")
+        if not os.path.exists(path):
+            raise ValueError(f"{out!r} is not a run folder (no config.json)")
+        with open(path) as fh:
+            saved = json.load(fh)
+        saved.pop("cardzoo", None)
+        if args.game is not None and load(args.game).GAME.name != saved["game"]:
+            raise ValueError(f"{out!r} is a {saved['game']} run, not {args.game}")
+        fixed = [
+            name
+            for name, value in (
+                ("--players", args.players),
+                ("--envs", args.envs),
+                ("--seed", args.seed),
+                ("rule options", args.options or None),
+            )
+            if value is not None
+        ]
+        if fixed:
+            raise ValueError(f"{', '.join(fixed)} cannot change when resuming a run")
+        config = TrainConfig.from_dict({**saved, **overrides})
+    else:
+        if args.game is None:
+            raise ValueError("give a game to train on (or --resume DIR)")
+        config = TrainConfig(
+            game=args.game,
+            players=2 if args.players is None else args.players,
+            envs=32 if args.envs is None else args.envs,
+            seed=0 if args.seed is None else args.seed,
+            options=dict(args.options),
+            **overrides,
+        )
+        out = args.out or os.path.join("runs", f"{config.game}-{config.players}p-seed{config.seed}")
+        if os.path.exists(os.path.join(out, "config.json")):
+            raise ValueError(
+                f"{out!r} already holds a run: continue it with --resume {out}, or choose "
+                "another --out"
+            )
+    summary = Trainer(config, out, resume=bool(args.resume), quiet=args.quiet).run()
+    print(summary_table(summary))
+    return 130 if summary["interrupted"] else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cardzoo", description="Card-game environments for multi-agent RL."
@@ -244,6 +332,33 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", metavar="FILE")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser(
+        "train", help="self-play MaskablePPO with an opponent pool, evaluation and checkpoints"
+    )
+    p.add_argument("game", nargs="?", help=f"plain or versioned name: {', '.join(ENV_MODULES)}")
+    p.add_argument("--players", type=int, help="seats per game (default 2)")
+    p.add_argument("--timesteps", type=int, help="learner decisions (default 20,000,000)")
+    p.add_argument("--envs", type=int, help="games played side by side (default 32)")
+    p.add_argument("--seed", type=int, help="seed of the run (default 0)")
+    p.add_argument("--out", metavar="DIR", help="run folder (default runs/GAME-Np-seedS)")
+    p.add_argument("--resume", metavar="DIR", help="continue the run in DIR from its checkpoint")
+    p.add_argument("--eval-every", type=int, help="timesteps between evaluations (1,000,000)")
+    p.add_argument("--eval-games", type=int, help="games per evaluation and baseline (400)")
+    p.add_argument("--threads", type=int, help="torch threads (default: one per core)")
+    p.add_argument("--max-minutes", type=float, help="stop cleanly after this wall time")
+    p.add_argument(
+        "--set",
+        action="append",
+        metavar="KEY=VALUE",
+        help="any other training setting, e.g. --set batch_size=2048 --set net_arch=256,256 "
+        "(see TrainConfig in cardzoo.train.ppo)",
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.add_argument(
+        "options", nargs="*", type=parse_option, metavar="key=value", help="rule options"
+    )
+    p.set_defaults(func=cmd_train)
     return parser
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 from cardzoo.agents import make_agent
+from cardzoo.agents.policy import NumpyActor
 
 
 class Table:
@@ -104,119 +105,28 @@ class AgentOpponent(Opponent):
         return actions
 
 
-class NumpyActor:
-    """The action head of a policy network as plain numpy: dense layers, then logits.
+def actor_from_sb3(policy: Any) -> NumpyActor:
+    """A numpy copy of the actor of an SB3 ``ActorCriticPolicy`` with a flat observation."""
+    import torch.nn as nn
+    from stable_baselines3.common.torch_layers import FlattenExtractor
 
-    Cheaper than torch for the small batches of opponent moves, picklable (it is sent to worker
-    processes and stored in checkpoints), and enough to play a trained policy without SB3.
-    """
-
-    ACTIVATIONS = ("tanh", "relu")
-
-    def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]], activation: str) -> None:
-        if activation not in self.ACTIVATIONS:
-            raise ValueError(f"activation must be one of {self.ACTIVATIONS}, got {activation!r}")
-        if not layers:
-            raise ValueError("a NumpyActor needs at least its output layer")
-        # Each layer is (W of shape (in, out), b of shape (out,)); the last one gives the logits.
-        self.layers = [
-            (np.ascontiguousarray(w, dtype=np.float32), np.asarray(b, dtype=np.float32))
-            for w, b in layers
-        ]
-        self.activation = activation
-        for (w1, _), (w2, _) in zip(self.layers, self.layers[1:]):
-            if w1.shape[1] != w2.shape[0]:
-                raise ValueError(f"layer shapes do not chain: {w1.shape} then {w2.shape}")
-
-    @property
-    def obs_size(self) -> int:
-        return self.layers[0][0].shape[0]
-
-    @property
-    def num_actions(self) -> int:
-        return self.layers[-1][0].shape[1]
-
-    @classmethod
-    def from_sb3(cls, policy: Any) -> NumpyActor:
-        """Copy the actor of an SB3 ``ActorCriticPolicy`` with a flat (Box) observation."""
-        import torch.nn as nn
-        from stable_baselines3.common.torch_layers import FlattenExtractor
-
-        extractor = policy.pi_features_extractor
-        if not isinstance(extractor, FlattenExtractor):
-            raise ValueError(
-                f"only flat observations are supported, got {type(extractor).__name__}"
-            )
-        layers = []
-        activation = None
-        for module in policy.mlp_extractor.policy_net:
-            if isinstance(module, nn.Linear):
-                layers.append(_linear(module))
-            elif isinstance(module, (nn.Tanh, nn.ReLU)):
-                kind = "tanh" if isinstance(module, nn.Tanh) else "relu"
-                if activation not in (None, kind):
-                    raise ValueError("mixed activations are not supported")
-                activation = kind
-            else:
-                raise ValueError(f"unsupported layer in the policy network: {module}")
-        layers.append(_linear(policy.action_net))
-        return cls(layers, activation or "tanh")
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data (lists of arrays), for pickling and checkpoints."""
-        return {
-            "activation": self.activation,
-            "weights": [w for w, _ in self.layers],
-            "biases": [b for _, b in self.layers],
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> NumpyActor:
-        weights = [np.asarray(w) for w in data["weights"]]
-        biases = [np.asarray(b) for b in data["biases"]]
-        return cls(list(zip(weights, biases)), data["activation"])
-
-    def logits(self, obs: np.ndarray) -> np.ndarray:
-        x = np.asarray(obs, dtype=np.float32)
-        last = len(self.layers) - 1
-        for i, (w, b) in enumerate(self.layers):
-            x = x @ w
-            x += b
-            if i < last:
-                if self.activation == "tanh":
-                    np.tanh(x, out=x)
-                else:
-                    np.maximum(x, 0.0, out=x)
-        return x
-
-    def act(
-        self,
-        obs: np.ndarray,
-        masks: np.ndarray,
-        rngs: list[np.random.Generator] | None = None,
-        deterministic: bool = False,
-    ) -> list[int]:
-        """One legal action per row of ``obs``: the most likely one, or one sampled (one uniform
-        draw from each row's generator in ``rngs``)."""
-        logits = self.logits(obs).astype(np.float64)
-        legal = masks.astype(bool)
-        if not legal.any(axis=1).all():
-            raise ValueError("an action mask has no legal action")
-        logits[~legal] = -np.inf
-        if deterministic:
-            return [int(a) for a in logits.argmax(axis=1)]
-        if rngs is None or len(rngs) != len(logits):
-            raise ValueError("sampled actions need one random generator per row")
-        logits -= logits.max(axis=1, keepdims=True)
-        cdf = np.cumsum(np.exp(logits), axis=1)
-        actions = []
-        for row, rng in zip(range(len(cdf)), rngs):
-            c = cdf[row]
-            a = int(np.searchsorted(c, rng.random() * c[-1], side="right"))
-            if a >= len(c) or not legal[row, a]:  # rounding at the top end: take the last legal
-                a = int(np.flatnonzero(legal[row])[-1])
-            actions.append(a)
-        return actions
+    extractor = policy.pi_features_extractor
+    if not isinstance(extractor, FlattenExtractor):
+        raise ValueError(f"only flat observations are supported, got {type(extractor).__name__}")
+    layers = []
+    activation = None
+    for module in policy.mlp_extractor.policy_net:
+        if isinstance(module, nn.Linear):
+            layers.append(_linear(module))
+        elif isinstance(module, (nn.Tanh, nn.ReLU)):
+            kind = "tanh" if isinstance(module, nn.Tanh) else "relu"
+            if activation not in (None, kind):
+                raise ValueError("mixed activations are not supported")
+            activation = kind
+        else:
+            raise ValueError(f"unsupported layer in the policy network: {module}")
+    layers.append(_linear(policy.action_net))
+    return NumpyActor(layers, activation or "tanh")
 
 
 def _linear(module: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -255,6 +165,16 @@ def encode(encoder: Any, state: Any, seat: int) -> np.ndarray:
     buf, vec = encoder.layout.zeroed_buffer()
     encoder.encode_into(state, seat, buf)
     return vec
+
+
+def state_factory(module: Any, config: Any) -> Any:
+    """game seed -> engine state, dealt as the PettingZoo env's ``reset(seed=...)`` deals it."""
+    state_cls = module.GAME.state_cls
+
+    def new_game(seed: int) -> Any:
+        return state_cls(config, seed=int(np.random.default_rng(seed).integers(2**63)))
+
+    return new_game
 
 
 def make_opponent(spec: str | Opponent, game: str) -> Opponent:

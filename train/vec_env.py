@@ -31,7 +31,7 @@ import numpy as np
 from cardzoo.envs import load
 from cardzoo.envs.base import _win_loss
 from cardzoo.envs.core import IllegalMoveError
-from cardzoo.train.opponents import Table, encode
+from cardzoo.train.opponents import Table, encode, state_factory
 from cardzoo.train.pool import OpponentPool
 from cardzoo.train.single_agent import MAX_REDEALS, check_learner_seat, make_pool
 from gymnasium import spaces
@@ -84,12 +84,13 @@ class BatchedCardEnv(VecEnv):
         self.encoder = first.encoder
         self.max_turns = first.max_turns
         self.end_reasons = first.end_reasons
-        self.metadata = dict(first.metadata)
         size, num_actions = self.encoder.size, self.encoder.num_actions
         obs_space = spaces.Box(0, self.encoder.high, (size,), self.encoder.dtype)
         super().__init__(num_envs, obs_space, spaces.Discrete(num_actions))
-        self._state_cls = self.game.state_cls
-        self._config = first.config
+        self.metadata = {**self.metadata, **first.metadata}
+        # Deals as the PettingZoo env's reset(seed) does, without its bookkeeping (which costs
+        # more than the deal); the agreement test with SingleAgentEnv checks it.
+        self._new_game = state_factory(module, first.config)
         self._base_seed = seed
         self.tables: list[Table] = []
         self._obs = np.zeros((num_envs, size), dtype=self.encoder.dtype)
@@ -98,6 +99,7 @@ class BatchedCardEnv(VecEnv):
         self._dones = np.zeros(num_envs, dtype=bool)
         self._actions: np.ndarray | None = None
         self._started = np.zeros(num_envs)  # wall time each game started (episode stats)
+        self.opponent_moves = 0  # opponent decisions so far (for decisions/s)
         self._end_index = {r: i for i, r in enumerate(self.end_reasons)}
         self._seed_tables(seed)
 
@@ -111,10 +113,10 @@ class BatchedCardEnv(VecEnv):
             rngs = [np.random.default_rng(seed + k) for k in range(self.num_envs)]
         self.tables = [Table(self._new_game, rng) for rng in rngs]
 
-    def _new_game(self, seed: int) -> Any:
-        # The same state as the PettingZoo env's reset(seed=seed) deals, without its bookkeeping
-        # (which costs more than the deal); the agreement test with SingleAgentEnv checks it.
-        return self._state_cls(self._config, seed=int(np.random.default_rng(seed).integers(2**63)))
+    def restore_rngs(self, states: Sequence[dict[str, Any]]) -> None:
+        """Continue every game's stream from ``states`` (resume); overrides pending seeds."""
+        self.set_rng_states(states)
+        self._reset_seeds()
 
     def rng_states(self) -> list[dict[str, Any]]:
         """Each game's generator state (for checkpoints)."""
@@ -277,6 +279,7 @@ class BatchedCardEnv(VecEnv):
                 for k, a in zip(ks, actions):
                     tables[k].state.apply_id(a)
                 again.extend(ks)
+                self.opponent_moves += len(ks)
             pending = again
 
     def _write(self, k: int) -> None:

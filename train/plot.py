@@ -1,0 +1,53 @@
+"""The learning-curve plot of a training run: win rate against each baseline over timesteps."""
+
+from __future__ import annotations
+
+import csv
+import os
+from pathlib import Path
+
+
+def read_eval(run_dir: str | os.PathLike) -> dict[str, list[dict[str, float]]]:
+    """``eval.csv`` of a run folder, grouped by opponent."""
+    curves: dict[str, list[dict[str, float]]] = {}
+    with open(Path(run_dir) / "eval.csv", newline="") as fh:
+        for row in csv.DictReader(fh):
+            point = {k: float(row[k]) for k in ("timesteps", "win_rate", "ci_low", "ci_high")}
+            curves.setdefault(row["opponent"], []).append(point)
+    return curves
+
+
+def plot_learning_curve(run_dir: str | os.PathLike, path: str | os.PathLike | None = None) -> Path:
+    """Write the PNG (default ``<run_dir>/learning_curve.png``) and return its path."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only, no display needed
+    import matplotlib.pyplot as plt
+
+    run_dir = Path(run_dir)
+    path = Path(path) if path is not None else run_dir / "learning_curve.png"
+    curves = read_eval(run_dir)
+    title = run_dir.name
+    config = run_dir / "config.json"
+    if config.exists():
+        import json
+
+        cfg = json.loads(config.read_text())
+        title = f"{cfg['game']}, {cfg['players']} players (seed {cfg['seed']})"
+    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=120)
+    for opponent, points in curves.items():
+        x = [p["timesteps"] / 1e6 for p in points]
+        ax.plot(x, [p["win_rate"] for p in points], marker="o", ms=3, label=f"vs {opponent}")
+        low = [p["ci_low"] for p in points]
+        high = [p["ci_high"] for p in points]
+        ax.fill_between(x, low, high, alpha=0.25)
+    ax.set_xlabel("learner steps (millions)")
+    ax.set_ylabel("win rate (95% interval)")
+    ax.set_ylim(0, 1)
+    ax.grid(alpha=0.3)
+    ax.set_title(title)
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return path

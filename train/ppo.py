@@ -1,0 +1,595 @@
+"""Self-play training with sb3-contrib's ``MaskablePPO``: ``cardzoo train GAME``.
+
+One run folder holds everything (``--out DIR``):
+
+- ``config.json``: the training settings (``--resume DIR`` reads them back);
+- ``checkpoints/ckpt-<timesteps>.pt``: policy, optimizer, opponent pool, RNG states, counters
+  and evaluation history, written atomically (the newest 3 are kept);
+- ``train.csv``: one row per PPO update (speed, rollout/update time, losses, pool size);
+- ``opponents.csv``: per update, the games against each pool member and their outcomes;
+- ``eval.csv``: periodic seat-rotated evaluations against the baselines, with 95% intervals;
+- ``tb/``: the same numbers for TensorBoard (``tensorboard --logdir DIR/tb``);
+- ``learning_curve.png``: win rate against each baseline over timesteps (written at the end).
+
+The learner plays one seat of K batched games (:class:`~cardzoo.train.vec_env.BatchedCardEnv`);
+the other seats are drawn per game from an :class:`~cardzoo.train.pool.OpponentPool`: the current
+policy, snapshots of it taken every ``snapshot_every`` updates, and the baselines.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+import sys
+import time
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+import torch
+from cardzoo.agents import HEURISTICS
+from cardzoo.agents.policy import checkpoint_files, load_checkpoint, to_numpy
+from cardzoo.envs import __version__, load
+from cardzoo.train.checkpoint import write_checkpoint
+from cardzoo.train.evaluate import DEFAULT_EVAL_GAMES, EvalResult, evaluate
+from cardzoo.train.opponents import actor_from_sb3
+from cardzoo.train.pool import OpponentPool
+from cardzoo.train.vec_env import BatchedCardEnv
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.logger import configure
+
+
+@dataclass
+class TrainConfig:
+    """Every setting of a training run (saved as ``config.json`` in the run folder)."""
+
+    game: str
+    players: int = 2
+    timesteps: int = 20_000_000  # learner decisions
+    envs: int = 32  # K games side by side
+    seed: int = 0
+    options: dict[str, Any] = field(default_factory=dict)  # rule options of the game
+    # PPO (sb3-contrib MaskablePPO); one update = envs * n_steps learner decisions.
+    n_steps: int = 256
+    batch_size: int = 4096
+    n_epochs: int = 4
+    learning_rate: float = 3e-4
+    gamma: float = 0.995
+    gae_lambda: float = 0.95
+    clip_range: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    net_arch: list[int] = field(default_factory=lambda: [128, 128])
+    activation: str = "relu"
+    threads: int = 0  # torch threads of the PPO update (rollouts use 1); 0: one per core
+    # opponent pool
+    pool_weights: list[float] = field(default_factory=lambda: [0.6, 0.2, 0.2])
+    baselines: list[str] = field(default_factory=lambda: ["heuristic", "random"])
+    snapshot_every: int = 25  # updates
+    max_snapshots: int = 10
+    # evaluation and checkpoints
+    eval_every: int = 1_000_000  # timesteps
+    eval_games: int = DEFAULT_EVAL_GAMES
+    eval_opponents: list[str] = field(default_factory=lambda: ["random", "heuristic"])
+    max_minutes: float = 0.0  # wall-clock budget (0: none); the run stops cleanly when spent
+
+    def __post_init__(self) -> None:
+        module = load(self.game)  # unknown game: ValueError naming the games
+        self.game = module.GAME.name
+        if self.players not in module.GAME.player_counts:
+            raise ValueError(
+                f"{module.GAME.title} is played by {list(module.GAME.player_counts)} players, "
+                f"not {self.players}"
+            )
+        for name in ("timesteps", "envs", "n_steps", "batch_size", "n_epochs", "eval_games"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be an int >= 1, got {value!r}")
+        if self.eval_every < 1 or self.snapshot_every < 1:
+            raise ValueError("eval_every and snapshot_every must be >= 1")
+        if self.game not in HEURISTICS:  # a game without a heuristic yet: random only
+            self.baselines = [b for b in self.baselines if b != "heuristic"]
+            self.eval_opponents = [b for b in self.eval_opponents if b != "heuristic"]
+        if self.activation not in ("relu", "tanh"):
+            raise ValueError(f"activation must be 'relu' or 'tanh', got {self.activation!r}")
+        module.env(num_players=self.players, **self.options)  # bad rule options fail here
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TrainConfig:
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown training settings {unknown}")
+        return cls(**data)
+
+
+TRAIN_COLUMNS = [
+    "timesteps", "updates", "wall_s", "steps_per_s", "rollout_s", "update_s", "other_s",
+    "episodes", "win_rate", "ep_length", "opponent_moves", "policy_loss", "value_loss",
+    "entropy_loss", "approx_kl", "clip_fraction", "explained_variance", "pool_size",
+]  # fmt: skip
+OPPONENT_COLUMNS = ["timesteps", "updates", "opponent", "games", "wins", "draws", "losses"]
+EVAL_COLUMNS = [
+    "timesteps", "wall_s", "opponent", "games", "wins", "draws", "losses", "win_rate",
+    "ci_low", "ci_high", "mean_length",
+]  # fmt: skip
+_ALL = "*"  # key of the all-games record in the per-update stats (not an opponent name)
+_SB3_KEYS = {
+    "policy_loss": "train/policy_gradient_loss",
+    "value_loss": "train/value_loss",
+    "entropy_loss": "train/entropy_loss",
+    "approx_kl": "train/approx_kl",
+    "clip_fraction": "train/clip_fraction",
+    "explained_variance": "train/explained_variance",
+}
+
+
+def default_threads() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+class Trainer:
+    """Runs (or resumes) one training run in the folder ``out``."""
+
+    def __init__(
+        self,
+        config: TrainConfig,
+        out: str | os.PathLike,
+        resume: bool = False,
+        quiet: bool = False,
+        stream: TextIO = sys.stderr,
+    ) -> None:
+        self.config = config
+        self.out = Path(out)
+        self.resume = resume
+        self.quiet = quiet
+        self.stream = stream
+        self.evals: list[dict[str, Any]] = []
+        self.elapsed = 0.0  # wall seconds of training before this process (resume)
+        self.next_eval = 0
+        self.opponent_moves = 0
+        self.interrupted = False
+        self.start_timesteps = 0
+
+    # -- setup ----------------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        cfg = self.config
+        self.update_threads = cfg.threads or default_threads()
+        # SB3 builds a validated Categorical at every rollout step; the checks cost more than
+        # the sampling and the masks are exact.
+        torch.distributions.Distribution.set_default_validate_args(False)
+        self.module = load(cfg.game)
+        self.pool = OpponentPool(
+            cfg.game, cfg.baselines, cfg.pool_weights, cfg.max_snapshots, self_play=True
+        )
+        self.venv = BatchedCardEnv(
+            cfg.game, cfg.envs, self.pool, num_players=cfg.players, seed=cfg.seed, **cfg.options
+        )
+        activation = torch.nn.ReLU if cfg.activation == "relu" else torch.nn.Tanh
+        self.model = MaskablePPO(
+            "MlpPolicy",
+            self.venv,
+            learning_rate=cfg.learning_rate,
+            n_steps=cfg.n_steps,
+            batch_size=cfg.batch_size,
+            n_epochs=cfg.n_epochs,
+            gamma=cfg.gamma,
+            gae_lambda=cfg.gae_lambda,
+            clip_range=cfg.clip_range,
+            ent_coef=cfg.ent_coef,
+            vf_coef=cfg.vf_coef,
+            policy_kwargs={
+                "net_arch": {"pi": list(cfg.net_arch), "vf": list(cfg.net_arch)},
+                "activation_fn": activation,
+            },
+            seed=cfg.seed,
+            device="cpu",
+            verbose=0,
+        )
+        formats = ["tensorboard"] if _has_tensorboard() else []
+        self.model.set_logger(configure(str(self.out / "tb"), formats))
+
+    def _start_files(self) -> None:
+        if self.resume:
+            for name in ("train.csv", "opponents.csv", "eval.csv"):
+                if not (self.out / name).exists():
+                    raise ValueError(f"{self.out} is not a complete run folder: {name} is missing")
+        else:
+            self.out.mkdir(parents=True, exist_ok=True)
+            meta = {**asdict(self.config), "cardzoo": __version__}
+            (self.out / "config.json").write_text(json.dumps(meta, indent=2) + "\n")
+            for name, columns in (
+                ("train.csv", TRAIN_COLUMNS),
+                ("opponents.csv", OPPONENT_COLUMNS),
+                ("eval.csv", EVAL_COLUMNS),
+            ):
+                with open(self.out / name, "w", newline="") as fh:
+                    csv.writer(fh).writerow(columns)
+        self._csv = {
+            name: open(self.out / f"{name}.csv", "a", newline="")
+            for name in ("train", "opponents", "eval")
+        }
+
+    def _restore(self) -> None:
+        data = load_checkpoint(self.out)
+        model = self.model
+        model.policy.load_state_dict(data["policy"])
+        model.policy.optimizer.load_state_dict(data["optimizer"])
+        counters = data["counters"]
+        model.num_timesteps = int(counters["timesteps"])
+        model._n_updates = int(counters["updates"])
+        self.elapsed = float(counters["elapsed"])
+        self.next_eval = int(counters["next_eval"])
+        self.opponent_moves = int(counters["opponent_moves"])
+        self.pool.load_weights(to_numpy(data["pool"]))
+        rng = data["rng"]
+        self.venv.restore_rngs(rng["tables"])
+        torch.set_rng_state(rng["torch"])
+        np.random.set_state(("MT19937", rng["numpy"].numpy().astype(np.uint32), *rng["numpy_rest"]))
+        self.evals = list(data["evals"])
+        self._drop_rows_after(model.num_timesteps)
+
+    def _drop_rows_after(self, timesteps: int) -> None:
+        """Rows logged after the checkpoint (a run killed between checkpoints) are replayed by
+        the resumed run: drop them so each timestep appears once."""
+        for name in ("train.csv", "opponents.csv", "eval.csv"):
+            path = self.out / name
+            with open(path, newline="") as fh:
+                rows = list(csv.reader(fh))
+            kept = [rows[0]] + [r for r in rows[1:] if int(r[0]) <= timesteps]
+            if len(kept) != len(rows):
+                with open(path, "w", newline="") as fh:
+                    csv.writer(fh).writerows(kept)
+
+    # -- running --------------------------------------------------------------------------------
+
+    def run(self) -> dict[str, Any]:
+        """Train until ``config.timesteps`` (or the time budget, or Ctrl-C); returns a summary."""
+        cfg = self.config
+        self._build()
+        self._start_files()
+        if self.resume:
+            self._restore()
+        model = self.model
+        self.actor = actor_from_sb3(model.policy)
+        self.pool.set_current(self.actor)
+        self.venv.sync_pool(self.pool)
+        self.started = time.perf_counter()
+        self.start_timesteps = model.num_timesteps
+        self.timing = {"rollout": 0.0, "update": 0.0, "other": 0.0}
+        self._last_updates = model._n_updates
+        self._bar_time = 0.0
+        if not self.resume:
+            self._evaluate()
+            self._checkpoint()
+        callback = _Callback(self)
+        remaining = cfg.timesteps - model.num_timesteps
+        try:
+            if remaining > 0:
+                model.learn(
+                    remaining, callback=callback, reset_num_timesteps=False, log_interval=None
+                )
+            callback.finish_update()
+            if self.evals and self.evals[-1]["timesteps"] < model.num_timesteps:
+                self._evaluate()
+            self._checkpoint()
+        except KeyboardInterrupt:
+            self.interrupted = True
+            self._say("\ninterrupted: writing a checkpoint")
+            self._checkpoint()
+        finally:
+            for fh in self._csv.values():
+                fh.close()
+        summary = self.summary()
+        if not self.interrupted:
+            try:
+                from cardzoo.train.plot import plot_learning_curve
+
+                summary["plot"] = str(plot_learning_curve(self.out))
+            except ImportError:
+                summary["plot"] = None  # matplotlib missing: the CSV has the curve
+        (self.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+        return summary
+
+    # -- after every update ---------------------------------------------------------------------
+
+    def after_update(self, rollout_s: float, update_s: float, stats: dict[str, list[int]]) -> None:
+        cfg, model = self.config, self.model
+        t0 = time.perf_counter()
+        self.actor = actor_from_sb3(model.policy)
+        self.pool.set_current(self.actor)
+        updates = model._n_updates // cfg.n_epochs  # SB3 counts one "update" per epoch
+        if updates % cfg.snapshot_every == 0:
+            self.pool.add_snapshot(self.actor, f"snap-{model.num_timesteps}")
+        self.venv.sync_pool(self.pool)
+        self.opponent_moves = self.venv.opponent_moves
+        self._log_update(updates, rollout_s, update_s, stats)
+        if model.num_timesteps >= self.next_eval:
+            self._evaluate()
+            self._checkpoint()
+        self.timing["other"] += time.perf_counter() - t0
+
+    def _log_update(
+        self, updates: int, rollout_s: float, update_s: float, stats: dict[str, list[int]]
+    ) -> None:
+        model = self.model
+        t = model.num_timesteps
+        logger = model.logger
+        values = dict(logger.name_to_value)
+        games, wins, _, _, length = stats.pop(_ALL, [0, 0, 0, 0, 0])
+        rollout_total = self.timing["rollout"] + self.timing["update"] + self.timing["other"]
+        fresh = max(model.num_timesteps - self.start_timesteps, 1)
+        row = {
+            "timesteps": t,
+            "updates": updates,
+            "wall_s": round(self.wall(), 2),
+            "steps_per_s": round(fresh / max(rollout_total, 1e-9), 1),
+            "rollout_s": round(rollout_s, 4),
+            "update_s": round(update_s, 4),
+            "other_s": round(self.timing["other"], 2),
+            "episodes": games,
+            "win_rate": round(wins / games, 4) if games else "",
+            "ep_length": round(length / games, 2) if games else "",
+            "opponent_moves": self.venv.opponent_moves,
+            "pool_size": len(self.pool.members),
+        }
+        for col, key in _SB3_KEYS.items():
+            row[col] = round(float(values[key]), 6) if key in values else ""
+        csv.writer(self._csv["train"]).writerow([row[c] for c in TRAIN_COLUMNS])
+        writer = csv.writer(self._csv["opponents"])
+        groups: dict[str, list[int]] = {}
+        for name, (n, w, d, lost) in sorted(stats.items()):
+            writer.writerow([t, updates, name, n, w, d, lost])
+            group = "snapshots" if name.startswith("snap-") else name
+            g = groups.setdefault(group, [0, 0])
+            g[0] += n
+            g[1] += w
+        for group, (n, w) in groups.items():
+            logger.record(f"pool/win_rate_vs_{group}", w / n)
+            logger.record(f"pool/games_vs_{group}", n)
+        logger.record("rollout/win_rate", row["win_rate"] or 0.0)
+        if row["ep_length"] != "":
+            logger.record("rollout/ep_len_mean", row["ep_length"])
+        logger.record("time/learner_steps_per_s", row["steps_per_s"])
+        logger.record("time/rollout_s", rollout_s)
+        logger.record("time/update_s", update_s)
+        logger.record("pool/size", row["pool_size"])
+        logger.dump(step=t)
+        for fh in self._csv.values():
+            fh.flush()
+
+    def _evaluate(self) -> list[EvalResult]:
+        cfg, model = self.config, self.model
+        t = model.num_timesteps
+        results = []
+        for opponent in cfg.eval_opponents:
+            r = evaluate(
+                cfg.game,
+                self.actor,
+                opponent,
+                cfg.eval_games,
+                cfg.players,
+                seed=cfg.seed + 1_000_003,  # the same evaluation games all run long
+                env_options=cfg.options,
+            )
+            results.append(r)
+            row = {"timesteps": t, "wall_s": round(self.wall(), 2), **r.to_dict()}
+            self.evals.append(row)
+            csv.writer(self._csv["eval"]).writerow(
+                [round(row[c], 4) if isinstance(row[c], float) else row[c] for c in EVAL_COLUMNS]
+            )
+            model.logger.record(f"eval/win_rate_vs_{opponent}", r.win_rate)
+            model.logger.record(f"eval/ci_low_vs_{opponent}", r.interval[0])
+            model.logger.record(f"eval/ci_high_vs_{opponent}", r.interval[1])
+        self._csv["eval"].flush()
+        model.logger.dump(step=t)
+        while self.next_eval <= t:
+            self.next_eval += cfg.eval_every
+        self._progress(force=True)
+        return results
+
+    def _checkpoint(self) -> Path:
+        model = self.model
+        self.actor = actor_from_sb3(model.policy)  # also after an interrupted update
+        np_state = np.random.get_state()
+        encoder = self.venv.encoder
+        data = {
+            "env_name": self.module.GAME.env_name,
+            "game": self.config.game,
+            "num_players": self.config.players,
+            "encoder": self.venv.metadata["encoder"],
+            "encoder_version": str(encoder.version),
+            "obs_size": encoder.size,
+            "num_actions": encoder.num_actions,
+            "config": asdict(self.config),
+            "policy": model.policy.state_dict(),
+            "optimizer": model.policy.optimizer.state_dict(),
+            "actor": self.actor.to_dict(),
+            "pool": self.pool.state_dict(),
+            "rng": {
+                "tables": self.venv.rng_states(),
+                "torch": torch.get_rng_state(),
+                "numpy": np_state[1].astype(np.int64),
+                "numpy_rest": list(np_state[2:]),
+            },
+            "counters": {
+                "timesteps": model.num_timesteps,
+                "updates": model._n_updates,
+                "elapsed": self.wall(),
+                "next_eval": self.next_eval,
+                "opponent_moves": self.venv.opponent_moves,
+            },
+            "evals": self.evals,
+        }
+        return write_checkpoint(self.out, model.num_timesteps, data)
+
+    # -- reporting ------------------------------------------------------------------------------
+
+    def wall(self) -> float:
+        return self.elapsed + time.perf_counter() - self.started
+
+    def _say(self, text: str) -> None:
+        if not self.quiet:
+            self.stream.write(text + "\n")
+            self.stream.flush()
+
+    def _progress(self, force: bool = False) -> None:
+        if self.quiet:
+            return
+        now = time.perf_counter()
+        interactive = hasattr(self.stream, "isatty") and self.stream.isatty()
+        if not force and now - self._bar_time < (0.5 if interactive else 30.0):
+            return
+        self._bar_time = now
+        cfg = self.config
+        t = self.model.num_timesteps
+        fresh = t - self.start_timesteps
+        rate = fresh / max(now - self.started, 1e-9)
+        eta = (cfg.timesteps - t) / rate if rate > 0 else math.inf
+        frac = min(t / cfg.timesteps, 1.0)
+        bar = "#" * int(30 * frac) + "." * (30 - int(30 * frac))
+        last = {}
+        for row in self.evals:
+            last[row["opponent"]] = row["win_rate"]
+        rates = " ".join(f"vs {k} {v:.3f}" for k, v in last.items())
+        text = (
+            f"{cfg.game} {cfg.players}p [{bar}] {_si(t)}/{_si(cfg.timesteps)} steps "
+            f"{rate:,.0f}/s eta {_duration(eta)} | {rates}"
+        )
+        self.stream.write(("\r" + text) if interactive else (text + "\n"))
+        self.stream.flush()
+
+    def summary(self) -> dict[str, Any]:
+        cfg, model = self.config, self.model
+        busy = self.timing["rollout"] + self.timing["update"] + self.timing["other"]
+        fresh = model.num_timesteps - self.start_timesteps
+        final = {}
+        for row in self.evals:
+            final[row["opponent"]] = row
+        return {
+            "game": cfg.game,
+            "players": cfg.players,
+            "timesteps": model.num_timesteps,
+            "interrupted": self.interrupted,
+            "wall_s": round(self.wall(), 1),
+            "learner_steps_per_s": round(fresh / busy, 1) if busy else None,
+            "rollout_s": round(self.timing["rollout"], 1),
+            "update_s": round(self.timing["update"], 1),
+            "other_s": round(self.timing["other"], 1),
+            "final_eval": list(final.values()),
+            "checkpoint": str(checkpoint_files(self.out)[-1]),
+        }
+
+
+def summary_table(summary: dict[str, Any]) -> str:
+    """The end-of-run table: the last evaluation against each baseline."""
+    lines = [
+        f"{summary['game']}, {summary['players']} players: {summary['timesteps']:,} learner steps "
+        f"in {_duration(summary['wall_s'])} "
+        f"({summary['learner_steps_per_s'] or 0:,.0f} steps/s; rollout {summary['rollout_s']} s, "
+        f"update {summary['update_s']} s, eval+logging {summary['other_s']} s)",
+        f"{'opponent':<12}{'games':>7}{'wins':>7}{'draws':>7}{'losses':>8}{'win rate':>10}"
+        "   95% CI",
+    ]
+    for r in summary["final_eval"]:
+        lines.append(
+            f"{r['opponent']:<12}{r['games']:>7}{r['wins']:>7}{r['draws']:>7}{r['losses']:>8}"
+            f"{r['win_rate']:>10.3f}   [{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
+        )
+    lines.append(f"checkpoint: {summary['checkpoint']}")
+    if summary.get("plot"):
+        lines.append(f"learning curve: {summary['plot']}")
+    return "\n".join(lines)
+
+
+class _Callback(BaseCallback):
+    """Times rollouts and updates, gathers per-opponent results, runs the after-update work."""
+
+    def __init__(self, trainer: Trainer) -> None:
+        super().__init__()
+        self.trainer = trainer
+        self.stats: dict[str, list[int]] = {}
+        self.rollout_started = 0.0
+        self.rollout_s = 0.0
+        self.rollout_ended: float | None = None
+        self.deadline = (
+            trainer.started + 60 * trainer.config.max_minutes - trainer.elapsed
+            if trainer.config.max_minutes
+            else math.inf
+        )
+
+    def _on_rollout_start(self) -> None:
+        self.finish_update()
+        # Rollouts run small batches, where a second thread only adds synchronisation.
+        torch.set_num_threads(1)
+        self.rollout_started = time.perf_counter()
+
+    def finish_update(self) -> None:
+        """The update that followed the last rollout is done: log it (once)."""
+        if self.rollout_ended is None:
+            return
+        update_s = time.perf_counter() - self.rollout_ended
+        self.rollout_ended = None
+        trainer = self.trainer
+        trainer.timing["update"] += update_s
+        stats, self.stats = self.stats, {}
+        trainer.after_update(self.rollout_s, update_s, stats)
+
+    def _on_rollout_end(self) -> None:
+        now = time.perf_counter()
+        self.rollout_s = now - self.rollout_started
+        self.trainer.timing["rollout"] += self.rollout_s
+        self.rollout_ended = now
+        torch.set_num_threads(self.trainer.update_threads)
+
+    def _on_step(self) -> bool:
+        for info in self.locals["infos"]:
+            episode = info.get("episode")
+            if episode is None:
+                continue
+            r = episode["r"]
+            outcome = 1 if r > 0 else (2 if r == 0 else 3)
+            for name in set(info["opponents"]):
+                s = self.stats.setdefault(name, [0, 0, 0, 0])
+                s[0] += 1
+                s[outcome] += 1
+            s = self.stats.setdefault(_ALL, [0, 0, 0, 0, 0])
+            s[0] += 1
+            s[outcome] += 1
+            s[4] += episode["l"]
+        self.trainer._progress()
+        return time.perf_counter() < self.deadline
+
+
+def _has_tensorboard() -> bool:
+    try:
+        import tensorboard  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _si(n: float) -> str:
+    for unit, size in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if abs(n) >= size:
+            return f"{n / size:.2f}{unit}"
+    return str(int(n))
+
+
+def _duration(seconds: float) -> str:
+    if not math.isfinite(seconds):
+        return "?"
+    seconds = int(seconds)
+    if seconds >= 3600:
+        return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+    if seconds >= 60:
+        return f"{seconds // 60}m{seconds % 60:02d}s"
+    return f"{seconds}s"
