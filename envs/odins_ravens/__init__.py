@@ -1,0 +1,53 @@
+"""Odin's Ravens rules engine: ``Config``, ``State``, the moves and the game data."""
+
+from cardzoo.envs.odins_ravens.game import (
+    Config,
+    State,
+    View,
+    card_totals,
+    deal_track,
+)
+from cardzoo.envs.odins_ravens.moves import (
+    MOVE_INDEX,
+    MOVES,
+    NUM_MOVES,
+    Discard,
+    EndTurn,
+    Extend,
+    Fly,
+    Joker,
+    MagicWay,
+    Move,
+    Odin,
+    Orient,
+    Reorder,
+    Stash,
+    StoneEntry,
+    StoneTarget,
+    Target,
+)
+
+__all__ = [
+    "MOVE_INDEX",
+    "MOVES",
+    "NUM_MOVES",
+    "Config",
+    "Discard",
+    "EndTurn",
+    "Extend",
+    "Fly",
+    "Joker",
+    "MagicWay",
+    "Move",
+    "Odin",
+    "Orient",
+    "Reorder",
+    "Stash",
+    "State",
+    "StoneEntry",
+    "StoneTarget",
+    "Target",
+    "View",
+    "card_totals",
+    "deal_track",
+]

@@ -1,0 +1,1291 @@
+"""Odin's Ravens rules engine (Thorsten Gimmler, Kosmos 2002 edition), 2 players.
+
+Implements ``docs/rules/odins_ravens.md`` (the project's rules spec ``odins_ravens.md``; section
+numbers below refer to it): the double-sided land track and its dealing rule, each raven's own
+path and group flights, jokers, the Odin stone and stone entries, the auxiliary deck, the Magic
+Way, discarding, the four Odin cards with both options, the end-of-turn extension, refills with
+reshuffles, the race end and scoring, the next race, the game to 12 and both truncation caps.
+No RL imports: a researcher can use :class:`State` alone for search or analysis.
+
+Representation (chosen for a fast hot path)
+-------------------------------------------
+- The track is two lists ``paths[0]``, ``paths[1]`` of land types; ``paths[p][k]`` is card k's
+  space on seat p's path. Rotating card k swaps ``paths[0][k]`` and ``paths[1][k]``.
+- Ravens: ``pos[p]`` in ``-1..L-1``. The stone: ``stone_card`` (-1 off the board), ``stone_path``.
+- A player's card is a kind ``0..8`` (``data``). Hands, discard piles are lists of 9 counts; the
+  auxiliary deck and the draw pile are lists of kinds whose **last** element is the top card;
+  a Magic Way row is the list of kinds in the order played.
+- The land deck holds land cards as codes ``5*a + b`` (its **last** element is the top card);
+  ``land_known`` counts its bottom cards that everybody saw (rejected at setup or removed by
+  O3-B), which keep their order.
+
+A turn is a sequence of decisions by the same player (see ``moves.py`` for the 264 move ids):
+plays in the ``play`` phase, with sub-decisions in the ``rearrange`` (O2-A), ``target card``
+(O3-A, O3-B, O4-B), ``target space`` (O4-A) and ``orient`` (O2-B, extension) phases; then
+``EndTurn``, the ``extend`` decision, the refill, and the other seat's turn.
+
+Decisions taken here where the rules spec leaves a detail open
+--------------------------------------------------------------
+- O2-A always asks for ``len(aux) - 1`` choices (each "the next card from the top is kind k"),
+  even when some are forced: the number of steps then reveals nothing about the cards.
+- O2-B and the extension: the drawn land card is seen by both players; ``Orient`` says which of
+  its two land types goes on the mover's path (one choice for a double).
+- O4-B picks its two cards in increasing order (first the lower index).
+- ``joker_requires_no_match``: a play may use a joker pair only if, after the play, no card of
+  the target type is left in the hand, the pairs are not of the target type, and the top
+  auxiliary card is not of the target type unless the play takes it.
+- The game cap of the spec (``max_turns_per_game``) is the contract's ``max_turns``. A
+  race-ending turn counts as a turn. After a cap the engine still accepts moves (truncation is
+  the caller's business); :attr:`State.truncated` says whether a cap was reached.
+- ``scores()`` are the totals; on equal totals at the end, the tiebreak winner gets +0.5 so a
+  winner always scores more than the loser.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+from cardzoo.envs.core import (
+    GameState,
+    check_first_player,
+    check_int_range,
+    check_option,
+    clone_rng,
+    make_rng,
+    normalize_config,
+    resolve_first_player,
+)
+from cardzoo.envs.odins_ravens import hidden
+from cardzoo.envs.odins_ravens.data import (
+    FLIGHT_CARDS_PER_TYPE,
+    HAND_SIZE,
+    KIND_NAMES,
+    LAND_CARDS,
+    LAND_LETTERS,
+    MAGIC_WAY_BONUS,
+    MAGIC_WAY_CARDS,
+    MAX_FLIGHT_CARDS_PER_TYPE,
+    MAX_FROM_AUX,
+    MAX_FROM_HAND,
+    MAX_ODIN_COPIES_PER_TYPE,
+    NUM_KINDS,
+    NUM_LAND_CARDS,
+    NUM_MAGIC_WAY_CARDS,
+    NUM_ODIN,
+    NUM_PAIRS,
+    NUM_TYPES,
+    O2B_CARDS,
+    ODIN_BASE,
+    ODIN_COPIES_PER_TYPE,
+    ODIN_SYMBOL,
+    PAIR_KIND,
+    PAIRS,
+    START_TRACK,
+    TARGET_SCORE,
+)
+from cardzoo.envs.odins_ravens.moves import (
+    DISCARD,
+    DISCARD_AUX,
+    END_TURN,
+    ENTRY2,
+    ENTRY3,
+    ENTRY4,
+    EXTEND_NO,
+    EXTEND_YES,
+    FLY,
+    JOKER,
+    MAGIC_WAY,
+    MAGIC_WAY_AUX,
+    MOVE_INDEX,
+    MOVES,
+    NUM_MOVES,
+    ODIN,
+    ORIENT_HIGH,
+    ORIENT_LOW,
+    PAYMENTS,
+    REORDER,
+    STASH,
+    STONE_TARGET,
+    TARGET,
+)
+
+# ---------------------------------------------------------------------------------------------
+# Configuration
+
+
+def _pair_list(name: str, value: Any, count: int, symbols: int, distinct: bool) -> tuple:
+    """Validate a make-up: ``count`` pairs of ints in ``0..symbols-1``; returns sorted pairs."""
+    try:
+        pairs = [tuple(int(x) for x in pair) for pair in value]
+        raw = [tuple(pair) for pair in value]
+    except (TypeError, ValueError):
+        raise ValueError(f"option {name!r} must be a list of {count} pairs of ints") from None
+    if len(pairs) != count or any(len(p) != 2 for p in pairs):
+        raise ValueError(f"option {name!r} must be a list of {count} pairs, got {value!r}")
+    for pair, given in zip(pairs, raw):
+        if any(isinstance(x, bool) or float(x) != int(x) for x in given):
+            raise ValueError(f"option {name!r}: {given!r} is not a pair of ints")
+        if not all(0 <= x < symbols for x in pair):
+            raise ValueError(f"option {name!r}: {given!r} has a value outside 0..{symbols - 1}")
+        if distinct and pair[0] == pair[1]:
+            raise ValueError(f"option {name!r}: {given!r} shows the same symbol twice")
+    return tuple((min(p), max(p)) for p in pairs)
+
+
+@dataclass(frozen=True)
+class Config:
+    """Every rule option of the Odin's Ravens rules spec (§13), with its documented default.
+
+    ``land_cards`` (40 pairs of land types 0..4) and ``magic_way_cards`` (6 pairs of symbols
+    0..5, 5 = the Odin picture) default to ``None``, meaning the make-up of §2; the validated
+    config holds the sorted pairs. ``max_turns`` is the spec's ``max_turns_per_game``.
+    """
+
+    num_players: int = 2
+    first_player: int | str = "random"
+    land_cards: tuple[tuple[int, int], ...] | None = None
+    flight_cards_per_type: int = FLIGHT_CARDS_PER_TYPE
+    odin_copies_per_type: int = ODIN_COPIES_PER_TYPE
+    magic_way_cards: tuple[tuple[int, int], ...] | None = None
+    joker_requires_no_match: bool = False
+    max_turns_per_race: int = 200
+    max_turns: int = 2000
+
+    def __post_init__(self) -> None:
+        normalize_config(self)
+        check_int_range("num_players", self.num_players, 2, 2)
+        check_first_player(self.first_player, self.num_players)
+        land = LAND_CARDS if self.land_cards is None else self.land_cards
+        land = _pair_list("land_cards", land, NUM_LAND_CARDS, NUM_TYPES, distinct=False)
+        object.__setattr__(self, "land_cards", land)
+        ways = MAGIC_WAY_CARDS if self.magic_way_cards is None else self.magic_way_cards
+        ways = _pair_list("magic_way_cards", ways, NUM_MAGIC_WAY_CARDS, 6, distinct=True)
+        object.__setattr__(self, "magic_way_cards", ways)
+        check_int_range(
+            "flight_cards_per_type", self.flight_cards_per_type, 1, MAX_FLIGHT_CARDS_PER_TYPE
+        )
+        check_int_range(
+            "odin_copies_per_type", self.odin_copies_per_type, 0, MAX_ODIN_COPIES_PER_TYPE
+        )
+        check_option("joker_requires_no_match", self.joker_requires_no_match, [False, True])
+        check_int_range("max_turns_per_race", self.max_turns_per_race, 1)
+        check_int_range("max_turns", self.max_turns, 1)
+
+    @property
+    def deck(self) -> list[int]:
+        """One player's 33 cards (by default) as counts per kind."""
+        return [self.flight_cards_per_type] * NUM_TYPES + [self.odin_copies_per_type] * NUM_ODIN
+
+    @property
+    def deck_size(self) -> int:
+        return sum(self.deck)
+
+
+# ---------------------------------------------------------------------------------------------
+# Phases, end reasons, card kinds of the census
+
+PLAY, REARRANGE, TARGET_CARD, TARGET_SPACE, ORIENT, EXTEND, GAME_OVER = range(7)
+PHASE_NAMES = (
+    "play",
+    "rearrange the auxiliary deck",
+    "choose a land card",
+    "choose a land space",
+    "orient a land card",
+    "extend the path or not",
+    "game over",
+)
+#: What a TARGET_CARD decision is for.
+OP_ROTATE, OP_REMOVE, OP_SWAP_FIRST, OP_SWAP_SECOND = range(4)
+OP_NAMES = ("O3-A rotate", "O3-B remove", "O4-B first card", "O4-B second card")
+#: Why an ORIENT decision happens.
+FOR_O2B, FOR_EXTENSION = 0, 1
+
+END_SCORE = "score_reached"
+
+#: Census kinds: seat 0's 9 card kinds, seat 1's, the 15 land pair kinds, the 6 Magic Way cards.
+PLAYER_KINDS = 2 * NUM_KINDS
+LAND_KIND_BASE = PLAYER_KINDS
+MAGIC_WAY_KIND_BASE = LAND_KIND_BASE + NUM_PAIRS
+NUM_CENSUS_KINDS = MAGIC_WAY_KIND_BASE + NUM_MAGIC_WAY_CARDS
+
+#: Pair kind of a land-card code 5*a + b.
+CODE_PAIR = tuple(PAIR_KIND[c // NUM_TYPES][c % NUM_TYPES] for c in range(NUM_TYPES * NUM_TYPES))
+
+
+def move_from_id(move_id: int) -> Any:
+    """The move with this id in the move universe."""
+    return MOVES[move_id]
+
+
+def card_totals(config: Config) -> list[int]:
+    """Cards per census kind: each seat's deck, the land cards by pair kind, each Magic Way card."""
+    land = [0] * NUM_PAIRS
+    for a, b in config.land_cards:
+        land[PAIR_KIND[a][b]] += 1
+    return config.deck * 2 + land + [1] * NUM_MAGIC_WAY_CARDS
+
+
+def land_name(code: int) -> str:
+    """``"F/M"``: the land types of a card (seat 0's path first, as placed)."""
+    return f"{LAND_LETTERS[code // NUM_TYPES]}/{LAND_LETTERS[code % NUM_TYPES]}"
+
+
+def symbols_name(symbols: Sequence[int]) -> str:
+    return "+".join("Odin" if s == ODIN_SYMBOL else LAND_LETTERS[s] for s in symbols)
+
+
+# ---------------------------------------------------------------------------------------------
+# Setup of the track (§3 step 1)
+
+
+def deal_track(
+    deck: list[int], length: int, flip: Callable[[], bool]
+) -> tuple[list[int], list[int], int]:
+    """Deal ``length`` land cards from ``deck`` (codes ``5*a + b``, top = last) into a row.
+
+    ``flip()`` is the random orientation of each card as it arrives (True: rotated from its code).
+    A card clashing with the previous one on either path is rotated; if it still clashes it goes
+    to the bottom of ``deck``. Once every card left has been rejected for the current index, the
+    next one is taken in the orientation with fewer clashing paths (the dealt one on a tie).
+    Returns the two paths and how many bottom cards of ``deck`` were seen (rejected face up).
+    ``deck`` is consumed in place.
+    """
+    p0: list[int] = []
+    p1: list[int] = []
+    known = 0
+    rejected = 0  # cards rejected for the current index (all at the bottom)
+    while len(p0) < length and deck:
+        guard = rejected >= len(deck)
+        code = deck.pop()
+        known = min(known, len(deck))
+        a, b = divmod(code, NUM_TYPES)
+        if flip():
+            a, b = b, a
+        if p0:
+            last0, last1 = p0[-1], p1[-1]
+            clash = (a == last0) + (b == last1)
+            turned = (b == last0) + (a == last1)
+            if clash and (turned == 0 or (guard and turned < clash)):
+                a, b = b, a
+            elif clash and not guard:
+                deck.insert(0, code)
+                known += 1
+                rejected += 1
+                continue
+        p0.append(a)
+        p1.append(b)
+        rejected = 0
+    return p0, p1, known
+
+
+# ---------------------------------------------------------------------------------------------
+# What a player may see
+
+
+@dataclass(frozen=True)
+class View:
+    """Everything one player may see (rules spec §10), and nothing else.
+
+    Per-seat tuples are indexed by absolute seat. ``hand`` and ``discards`` are counts per kind;
+    ``aux`` is the viewer's own auxiliary deck, **top first**; ``magic_way_rows`` list the kinds
+    in play order. ``land_known`` lists the land deck's seen bottom cards in the order they will
+    be drawn (codes ``5*a+b``). ``logs`` are the public event logs of both seats this race (see
+    ``hidden.py``); ``reshuffled``/``drawn_since`` summarise a seat's last reshuffle.
+    """
+
+    player: int
+    current_player: int
+    phase: int
+    target_op: int
+    swap_first: int
+    pending_land: int
+    orient_for: int
+    rearranged: int
+    paths: tuple[tuple[int, ...], tuple[int, ...]]
+    pos: tuple[int, int]
+    stone: tuple[int, int]
+    magic_way: tuple[int, int]
+    magic_way_rows: tuple[tuple[int, ...], ...]
+    discards: tuple[tuple[int, ...], ...]
+    hand: tuple[int, ...]
+    aux: tuple[int, ...]
+    draw_counts: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    aux_sizes: tuple[int, ...]
+    draw_sizes: tuple[int, ...]
+    land_deck_size: int
+    land_deck_counts: tuple[int, ...]
+    land_known: tuple[int, ...]
+    used_hand: int
+    used_aux: int
+    o2b_used: bool
+    totals: tuple[int, int]
+    race: int
+    race_turn: int
+    turn: int
+    race_first: int
+    last_race: tuple[int, int, int]
+    reshuffled: tuple[tuple[int, ...], ...]
+    drawn_since: tuple[int, ...]
+    logs: tuple[tuple[tuple, ...], ...]
+    terminal: bool
+    winners: tuple[int, ...]
+
+
+# ---------------------------------------------------------------------------------------------
+# The game
+
+
+class State(GameState):
+    """A complete game of Odin's Ravens (several races to 12 points). See the module docstring."""
+
+    MOVES = MOVES
+    MOVE_INDEX = MOVE_INDEX
+    TITLE = "Odin's Ravens"
+    PHASE_NAMES = PHASE_NAMES
+    END_REASONS: ClassVar[tuple[str, ...]] = (END_SCORE,)
+
+    __slots__ = (
+        "config",
+        "num_players",
+        "rng",
+        "first_player",
+        "paths",
+        "land_deck",
+        "land_known",
+        "pos",
+        "stone_card",
+        "stone_path",
+        "magic_way",
+        "magic_way_down",
+        "magic_way_rows",
+        "_mw_match",
+        "hands",
+        "aux",
+        "draws",
+        "discards",
+        "logs",
+        "reshuffled",
+        "drawn_since",
+        "totals",
+        "race",
+        "race_turn",
+        "turn",
+        "move_count",
+        "race_first",
+        "last_race",
+        "current_player",
+        "phase",
+        "target_op",
+        "swap_first",
+        "pending_land",
+        "orient_for",
+        "o2b_left",
+        "rearranged",
+        "used_hand",
+        "used_aux",
+        "o2b_used",
+        "terminal",
+        "end_reason",
+        "_winners",
+        "_legal",
+    )
+
+    def __init__(
+        self, config: Config | None = None, seed: int | np.random.Generator | None = None
+    ) -> None:
+        config = Config() if config is None else config
+        if not isinstance(config, Config):
+            raise TypeError(f"config must be an odins_ravens Config, got {type(config).__name__}")
+        self.config = config
+        self.num_players = 2
+        self.rng = rng = make_rng(seed)
+        self.first_player = resolve_first_player(config.first_player, 2, rng)
+        self.totals = [0, 0]
+        self.race = 0
+        self.turn = 0
+        self.move_count = 0
+        self.last_race = (-1, 0, -1)
+        self.terminal = False
+        self.end_reason: str | None = None
+        self._winners: tuple[int, ...] = ()
+        self._new_race(self.first_player)
+
+    # -- setting up a race ----------------------------------------------------------------------
+
+    def _new_race(self, first: int) -> None:
+        """§3: a fresh track, Magic Way, stone, decks and hands; ``first`` starts. Only the
+        totals carry over (§7)."""
+        rng = self.rng
+        cfg = self.config
+        codes = [a * NUM_TYPES + b for a, b in cfg.land_cards]
+        deck = [codes[i] for i in rng.permutation(len(codes))]
+        p0, p1, known = deal_track(deck, START_TRACK, lambda: bool(rng.integers(2)))
+        self.paths = [p0, p1]
+        self.land_deck = deck
+        self.land_known = known
+        self.pos = [-1, -1]
+        self.stone_card = -1
+        self.stone_path = -1
+        order = [int(i) for i in rng.permutation(NUM_MAGIC_WAY_CARDS)]
+        self._set_magic_way(order[0], order[1:])
+        self.magic_way_rows = [[], []]
+        full = cfg.deck
+        self.hands = [[0] * NUM_KINDS, [0] * NUM_KINDS]
+        self.aux = [[], []]
+        self.draws = [[], []]
+        self.discards = [[0] * NUM_KINDS, [0] * NUM_KINDS]
+        self.logs = [[], []]
+        self.reshuffled = [[0] * NUM_KINDS, [0] * NUM_KINDS]
+        self.drawn_since = [0, 0]
+        for p in range(2):
+            cards = [k for k in range(NUM_KINDS) for _ in range(full[k])]
+            self.draws[p] = [cards[i] for i in rng.permutation(len(cards))]
+            self.logs[p].append((hidden.RESHUFFLE, tuple(full)))
+            self._refill(p)
+        self.race += 1
+        self.race_turn = 0
+        self.race_first = first
+        self._start_turn(first)
+
+    def _set_magic_way(self, active: int, down: list[int]) -> None:
+        self.magic_way = active
+        self.magic_way_down = down
+        symbols = self.config.magic_way_cards[active]
+        self._mw_match = tuple(
+            (k in symbols) if k < NUM_TYPES else (ODIN_SYMBOL in symbols) for k in range(NUM_KINDS)
+        )
+
+    def _start_turn(self, player: int) -> None:
+        self.current_player = player
+        self.phase = PLAY
+        self.target_op = -1
+        self.swap_first = -1
+        self.pending_land = -1
+        self.orient_for = -1
+        self.o2b_left = 0
+        self.rearranged = 0
+        self.used_hand = 0
+        self.used_aux = 0
+        self.o2b_used = False
+        self._legal: list[int] | None = None
+
+    # -- hand-set positions (scenario tests, analysis) ------------------------------------------
+
+    @classmethod
+    def from_position(
+        cls,
+        config: Config | None = None,
+        *,
+        paths: tuple[Sequence[Any], Sequence[Any]],
+        pos: tuple[int, int] = (-1, -1),
+        stone: tuple[int, int] | None = None,
+        hands: Sequence[Sequence[Any]] = ((), ()),
+        aux: Sequence[Sequence[Any]] = ((), ()),
+        draw_piles: Sequence[Sequence[Any]] | None = None,
+        magic_way: int = 0,
+        magic_way_rows: Sequence[Sequence[Any]] = ((), ()),
+        land_deck: Sequence[tuple[Any, Any]] | None = None,
+        current_player: int = 0,
+        totals: tuple[int, int] = (0, 0),
+        race: int = 1,
+        last_race_winner: int = -1,
+        used: tuple[int, int] = (0, 0),
+        seed: int | None = 0,
+    ) -> State:
+        """A hand-set position at the start of ``current_player``'s plays (play phase).
+
+        ``paths`` are the land types of both paths (ints 0..4 or letters ``"FMPSW"``), card 0
+        first; ``stone`` is ``(card, path seat)``. Cards are kinds 0..8 or names (``"M"``,
+        ``"O3"``). ``aux`` piles and ``draw_piles`` are listed **top first**; a seat's cards not
+        placed anywhere (by default the whole rest of its deck) go to its discard pile, so the
+        census adds up. ``land_deck`` lists land cards top first; by default the land cards not
+        in the row, in a seeded random order. ``used`` = cards already taken this turn from hand
+        and from the auxiliary deck.
+        """
+        config = Config() if config is None else config
+        state = cls.__new__(cls)
+        state.config = config
+        state.num_players = 2
+        state.rng = make_rng(seed)
+        state.first_player = current_player
+        p0 = [_land_type(x) for x in paths[0]]
+        p1 = [_land_type(x) for x in paths[1]]
+        if len(p0) != len(p1) or not p0:
+            raise ValueError("paths: two lists of the same, non-zero length")
+        state.paths = [p0, p1]
+        available = card_totals(config)[LAND_KIND_BASE:MAGIC_WAY_KIND_BASE]
+        for a, b in zip(p0, p1):
+            available[PAIR_KIND[a][b]] -= 1
+        if min(available) < 0:
+            raise ValueError("paths: the row uses land cards the make-up does not have")
+        if land_deck is None:
+            rest = [PAIRS[i][0] * NUM_TYPES + PAIRS[i][1] for i in range(NUM_PAIRS)]
+            rest = [c for c, n in zip(rest, available) for _ in range(n)]
+            state.land_deck = [rest[i] for i in state.rng.permutation(len(rest))]
+        else:
+            deck = [_land_type(a) * NUM_TYPES + _land_type(b) for a, b in land_deck]
+            for c in deck:
+                available[CODE_PAIR[c]] -= 1
+            if any(available):
+                raise ValueError("land_deck: row + land deck must be exactly the 40 land cards")
+            state.land_deck = deck[::-1]
+        state.land_known = 0
+        L = len(p0)
+        if not all(-1 <= x < L for x in pos):
+            raise ValueError(f"pos: raven positions must be -1..{L - 1}, got {pos}")
+        state.pos = list(pos)
+        if stone is None:
+            state.stone_card, state.stone_path = -1, -1
+        else:
+            card, path = stone
+            if not 0 <= card < L or path not in (0, 1) or pos[path] == card:
+                raise ValueError(f"stone: (card, path) on an empty space of the row, got {stone}")
+            state.stone_card, state.stone_path = card, path
+        if not 0 <= magic_way < NUM_MAGIC_WAY_CARDS:
+            raise ValueError(f"magic_way: a card index 0..5, got {magic_way}")
+        state._set_magic_way(magic_way, [i for i in range(NUM_MAGIC_WAY_CARDS) if i != magic_way])
+        full = config.deck
+        state.hands, state.aux, state.draws = [], [], []
+        state.discards, state.magic_way_rows, state.logs = [], [], []
+        for p in range(2):
+            left = full[:]
+
+            def take(
+                cards: Sequence[Any], what: str, left: list[int] = left, p: int = p
+            ) -> list[int]:
+                out = [_kind(c) for c in cards]
+                for k in out:
+                    left[k] -= 1
+                    if left[k] < 0:
+                        raise ValueError(f"{what}: seat {p} has no more {KIND_NAMES[k]} cards")
+                return out
+
+            hand = take(hands[p], "hands")
+            state.hands.append([hand.count(k) for k in range(NUM_KINDS)])
+            state.aux.append(take(aux[p], "aux")[::-1])
+            state.magic_way_rows.append(take(magic_way_rows[p], "magic_way_rows"))
+            if draw_piles is None:
+                pile = [k for k in range(NUM_KINDS) for _ in range(left[k])]
+                draw = [pile[i] for i in state.rng.permutation(len(pile))]
+                for k in draw:
+                    left[k] -= 1
+            else:
+                draw = take(draw_piles[p], "draw_piles")[::-1]
+            state.draws.append(draw)
+            state.discards.append(left)
+            hidden_cards = [
+                state.hands[p][k] + state.aux[p].count(k) + draw.count(k) for k in range(NUM_KINDS)
+            ]
+            log = [(hidden.RESHUFFLE, tuple(hidden_cards))]
+            log.append((hidden.DRAW, len(hand) + len(state.aux[p])))
+            log += [(hidden.STASH,)] * len(state.aux[p])
+            state.logs.append(log)
+        state.reshuffled = [[0] * NUM_KINDS, [0] * NUM_KINDS]
+        state.drawn_since = [sum(state.hands[p]) + len(state.aux[p]) for p in range(2)]
+        state.totals = list(totals)
+        state.race = race
+        state.race_turn = 0
+        state.turn = 0
+        state.move_count = 0
+        state.race_first = current_player
+        state.last_race = (last_race_winner, 0, -1)
+        state.terminal = False
+        state.end_reason = None
+        state._winners = ()
+        state._start_turn(current_player)
+        state.used_hand, state.used_aux = used
+        return state
+
+    # -- the contract ---------------------------------------------------------------------------
+
+    def legal_move_ids(self) -> list[int]:
+        """Ids of the legal moves for the current player, ascending."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal[:]
+
+    def is_legal(self, move_id: int) -> bool:
+        """Whether the move with this id is legal now."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return move_id in legal
+
+    def apply_id(self, move_id: int) -> None:
+        """Play a move id already known to be legal (the env checks its mask first)."""
+        self._legal = None
+        self.move_count += 1
+        phase = self.phase
+        if phase == PLAY:
+            if move_id < FLY:
+                self._stash(move_id - STASH)
+            elif move_id < MAGIC_WAY:
+                self._move(move_id)
+            elif move_id < DISCARD:
+                self._magic_way(None if move_id == MAGIC_WAY_AUX else move_id - MAGIC_WAY)
+            elif move_id < ODIN:
+                self._discard(None if move_id == DISCARD_AUX else move_id - DISCARD)
+            elif move_id < END_TURN:
+                i = move_id - ODIN
+                self._odin(i >> 2, (i >> 1) & 1, i & 1)
+            else:
+                self._end_plays()
+        elif phase == TARGET_CARD:
+            self._target_card(move_id - TARGET)
+        elif phase == ORIENT:
+            self._orient(move_id == ORIENT_HIGH)
+        elif phase == REARRANGE:
+            self._rearrange(move_id - REORDER)
+        elif phase == TARGET_SPACE:
+            i = move_id - STONE_TARGET
+            p = self.current_player
+            self._place_stone(i >> 1, p if i & 1 == 0 else 1 - p)
+        elif move_id == EXTEND_YES:
+            self._draw_land(FOR_EXTENSION)
+        else:
+            self._finish_turn()
+
+    def winners(self) -> tuple[int, ...]:
+        """The winner once the game is over (§8: there is no draw); () before."""
+        return self._winners
+
+    def scores(self) -> tuple[float, ...]:
+        """The totals; at the end, +0.5 to the winner of a tie on totals (so it scores more)."""
+        s = [float(t) for t in self.totals]
+        if self._winners and self.totals[0] == self.totals[1]:
+            s[self._winners[0]] += 0.5
+        return tuple(s)
+
+    @property
+    def truncated(self) -> bool:
+        """Whether a cap was reached: ``max_turns_per_race`` turns in this race, or
+        ``max_turns`` in the game (and the game is not over)."""
+        cfg = self.config
+        return not self.terminal and (
+            self.race_turn >= cfg.max_turns_per_race or self.turn >= cfg.max_turns
+        )
+
+    @property
+    def track_length(self) -> int:
+        return len(self.paths[0])
+
+    def clone(self) -> State:
+        """An independent copy, RNG included."""
+        new = State.__new__(State)
+        new.config = self.config
+        new.num_players = 2
+        new.rng = clone_rng(self.rng)
+        new.first_player = self.first_player
+        new.paths = [self.paths[0][:], self.paths[1][:]]
+        new.land_deck = self.land_deck[:]
+        new.land_known = self.land_known
+        new.pos = self.pos[:]
+        new.stone_card = self.stone_card
+        new.stone_path = self.stone_path
+        new.magic_way = self.magic_way
+        new.magic_way_down = self.magic_way_down[:]
+        new.magic_way_rows = [r[:] for r in self.magic_way_rows]
+        new._mw_match = self._mw_match
+        new.hands = [h[:] for h in self.hands]
+        new.aux = [a[:] for a in self.aux]
+        new.draws = [d[:] for d in self.draws]
+        new.discards = [d[:] for d in self.discards]
+        new.logs = [g[:] for g in self.logs]
+        new.reshuffled = [r[:] for r in self.reshuffled]
+        new.drawn_since = self.drawn_since[:]
+        new.totals = self.totals[:]
+        new.race = self.race
+        new.race_turn = self.race_turn
+        new.turn = self.turn
+        new.move_count = self.move_count
+        new.race_first = self.race_first
+        new.last_race = self.last_race
+        new.current_player = self.current_player
+        new.phase = self.phase
+        new.target_op = self.target_op
+        new.swap_first = self.swap_first
+        new.pending_land = self.pending_land
+        new.orient_for = self.orient_for
+        new.o2b_left = self.o2b_left
+        new.rearranged = self.rearranged
+        new.used_hand = self.used_hand
+        new.used_aux = self.used_aux
+        new.o2b_used = self.o2b_used
+        new.terminal = self.terminal
+        new.end_reason = self.end_reason
+        new._winners = self._winners
+        new._legal = self._legal  # never mutated in place: apply_id replaces it
+        return new
+
+    def view(self, player: int) -> View:
+        """What ``player`` may see (§10)."""
+        self._check_seat(player)
+        known = self.land_deck[: self.land_known]
+        land_counts = [0] * NUM_PAIRS
+        for c in self.land_deck:
+            land_counts[CODE_PAIR[c]] += 1
+        draw_counts = [0] * NUM_KINDS
+        for k in self.draws[player]:
+            draw_counts[k] += 1
+        return View(
+            player=player,
+            current_player=self.current_player,
+            phase=self.phase,
+            target_op=self.target_op,
+            swap_first=self.swap_first,
+            pending_land=self.pending_land,
+            orient_for=self.orient_for,
+            rearranged=self.rearranged,
+            paths=(tuple(self.paths[0]), tuple(self.paths[1])),
+            pos=(self.pos[0], self.pos[1]),
+            stone=(self.stone_card, self.stone_path),
+            magic_way=self.config.magic_way_cards[self.magic_way],
+            magic_way_rows=tuple(tuple(r) for r in self.magic_way_rows),
+            discards=tuple(tuple(d) for d in self.discards),
+            hand=tuple(self.hands[player]),
+            aux=tuple(reversed(self.aux[player])),
+            draw_counts=tuple(draw_counts),
+            hand_sizes=tuple(sum(h) for h in self.hands),
+            aux_sizes=tuple(len(a) for a in self.aux),
+            draw_sizes=tuple(len(d) for d in self.draws),
+            land_deck_size=len(self.land_deck),
+            land_deck_counts=tuple(land_counts),
+            land_known=tuple(reversed(known)),
+            used_hand=self.used_hand,
+            used_aux=self.used_aux,
+            o2b_used=self.o2b_used,
+            totals=(self.totals[0], self.totals[1]),
+            race=self.race,
+            race_turn=self.race_turn,
+            turn=self.turn,
+            race_first=self.race_first,
+            last_race=self.last_race,
+            reshuffled=tuple(tuple(r) for r in self.reshuffled),
+            drawn_since=tuple(self.drawn_since),
+            logs=tuple(tuple(g) for g in self.logs),
+            terminal=self.terminal,
+            winners=self._winners,
+        )
+
+    def determinize(self, player: int, rng: np.random.Generator | int | None = None) -> State:
+        """A clone where everything ``player`` cannot see is resampled consistently with what
+        they have seen: the opponent's hand, auxiliary deck and draw pile (see ``hidden.py``),
+        the order of ``player``'s own draw pile, the unseen part of the land deck, the face-down
+        Magic Way cards, and the RNG."""
+        self._check_seat(player)
+        rng = make_rng(rng)
+        new = self.clone()
+        k = self.land_known
+        top = self.land_deck[k:]
+        new.land_deck = self.land_deck[:k] + [top[i] for i in rng.permutation(len(top))]
+        new.magic_way_down = [self.magic_way_down[i] for i in rng.permutation(5)]
+        own = self.draws[player]
+        new.draws[player] = [own[i] for i in rng.permutation(len(own))]
+        q = 1 - player
+        hand, aux, draw = hidden.sample_hidden(self.logs[q], rng)
+        new.hands[q], new.aux[q], new.draws[q] = hand, aux, draw
+        new.rng = np.random.default_rng(int(rng.integers(2**63)))
+        new._legal = None
+        return new
+
+    @property
+    def card_totals(self) -> list[int]:
+        """Cards per census kind (see :meth:`census`)."""
+        return card_totals(self.config)
+
+    def census(self) -> dict[str, list[int]]:
+        """Cards per census kind in every zone; the zones add up to :attr:`card_totals`.
+
+        Kinds: ``9*seat + kind`` for the players' cards, ``18 + pair kind`` for land cards,
+        ``33 + card`` for the Magic Way cards.
+        """
+
+        def empty() -> list[int]:
+            return [0] * NUM_CENSUS_KINDS
+
+        zones: dict[str, list[int]] = {}
+        for p in range(2):
+            base = p * NUM_KINDS
+            for name, cards in (
+                ("aux", self.aux[p]),
+                ("draw", self.draws[p]),
+                ("magic_way", self.magic_way_rows[p]),
+            ):
+                z = empty()
+                for k in cards:
+                    z[base + k] += 1
+                zones[f"{name}{p}"] = z
+            for name, counts in (("hand", self.hands[p]), ("discard", self.discards[p])):
+                z = empty()
+                z[base : base + NUM_KINDS] = counts
+                zones[f"{name}{p}"] = z
+        for name, codes in (
+            ("track", [a * NUM_TYPES + b for a, b in zip(*self.paths)]),
+            ("land_deck", self.land_deck),
+            ("land_in_hand", [self.pending_land] if self.pending_land >= 0 else []),
+        ):
+            z = empty()
+            for c in codes:
+                z[LAND_KIND_BASE + CODE_PAIR[c]] += 1
+            zones[name] = z
+        z = empty()
+        z[MAGIC_WAY_KIND_BASE + self.magic_way] = 1
+        zones["magic_way_active"] = z
+        z = empty()
+        for i in self.magic_way_down:
+            z[MAGIC_WAY_KIND_BASE + i] += 1
+        zones["magic_way_face_down"] = z
+        return zones
+
+    def render(self) -> str:
+        """A readable table of the whole state (every hidden card shown: the referee's view)."""
+        from cardzoo.envs.odins_ravens.render import render_state
+
+        return render_state(self)
+
+    def render_for(self, player: int) -> str:
+        """What seat ``player`` may see, as text; built from :meth:`view` alone."""
+        from cardzoo.envs.odins_ravens.render import render_view
+
+        return render_view(self.view(player), self.config)
+
+    def __repr__(self) -> str:
+        return f"<odins_ravens State race {self.race} turn {self.turn} {PHASE_NAMES[self.phase]}>"
+
+    # -- emptiness ------------------------------------------------------------------------------
+
+    def card_is_empty(self, k: int) -> bool:
+        """No raven and no stone on either space of card ``k`` (§1)."""
+        return self.pos[0] != k and self.pos[1] != k and self.stone_card != k
+
+    def space_is_empty(self, k: int, path: int) -> bool:
+        """No raven and no stone on card ``k``'s space of ``path``'s path (§1)."""
+        return self.pos[path] != k and not (self.stone_card == k and self.stone_path == path)
+
+    def empty_cards(self) -> list[int]:
+        return [k for k in range(len(self.paths[0])) if self.card_is_empty(k)]
+
+    # -- legal moves ----------------------------------------------------------------------------
+
+    def _compute_legal(self) -> list[int]:
+        phase = self.phase
+        if phase == PLAY:
+            return self._play_legal()
+        p = self.current_player
+        if phase == TARGET_CARD:
+            empties = self.empty_cards()
+            op = self.target_op
+            if op == OP_SWAP_FIRST:
+                empties = empties[:-1]
+            elif op == OP_SWAP_SECOND:
+                empties = [k for k in empties if k > self.swap_first]
+            return [TARGET + k for k in empties]
+        if phase == ORIENT:
+            c = self.pending_land
+            return [ORIENT_LOW] if c // NUM_TYPES == c % NUM_TYPES else [ORIENT_LOW, ORIENT_HIGH]
+        if phase == REARRANGE:
+            ax = self.aux[p]
+            return [REORDER + k for k in sorted(set(ax[: len(ax) - self.rearranged]))]
+        if phase == TARGET_SPACE:
+            ids = []
+            for k in range(len(self.paths[0])):
+                if self.space_is_empty(k, p):
+                    ids.append(STONE_TARGET + 2 * k)
+                if self.space_is_empty(k, 1 - p):
+                    ids.append(STONE_TARGET + 2 * k + 1)
+            return ids
+        if phase == EXTEND:
+            return [EXTEND_NO, EXTEND_YES]
+        return []
+
+    def _play_legal(self) -> list[int]:
+        p = self.current_player
+        h = self.hands[p]
+        ax = self.aux[p]
+        from_hand = self.used_hand < MAX_FROM_HAND
+        aux_left = MAX_FROM_AUX - self.used_aux
+        top = ax[-1] if ax and aux_left else -1
+        ids = [STASH + k for k in range(NUM_KINDS) if h[k]] if from_hand else []
+        s = self.pos[p] + 1
+        t = self.paths[p][s]
+        if not (self.stone_card == s and self.stone_path == p):
+            if from_hand and h[t]:
+                ids.append(FLY)
+            if top == t:
+                ids.append(FLY + 1)
+            for move in range(JOKER, ENTRY2):
+                if self._payable(p, t, PAYMENTS[move]):
+                    ids.append(move)
+        else:
+            for move in range(ENTRY2, MAGIC_WAY):
+                if self._payable(p, t, PAYMENTS[move]):
+                    ids.append(move)
+        match = self._mw_match
+        if from_hand:
+            ids += [MAGIC_WAY + k for k in range(NUM_KINDS) if h[k] and match[k]]
+        if top >= 0 and match[top]:
+            ids.append(MAGIC_WAY_AUX)
+        if from_hand:
+            ids += [DISCARD + k for k in range(NUM_KINDS) if h[k]]
+        if top >= 0:
+            ids.append(DISCARD_AUX)
+        for o in range(NUM_ODIN):
+            in_hand = from_hand and h[ODIN_BASE + o]
+            on_top = top == ODIN_BASE + o
+            if not (in_hand or on_top):
+                continue
+            for option in (0, 1):
+                if self._odin_has_target(o, option):
+                    base = ODIN + 4 * o + 2 * option
+                    if in_hand:
+                        ids.append(base)
+                    if on_top:
+                        ids.append(base + 1)
+        ids.append(END_TURN)
+        return ids
+
+    def _payable(self, p: int, t: int, pay) -> bool:
+        """Whether seat ``p`` can make movement payment ``pay`` for a space of type ``t`` (§5)."""
+        a = pay.aux
+        ax = self.aux[p]
+        if a > MAX_FROM_AUX - self.used_aux or a > len(ax):
+            return False
+        need = [0] * NUM_TYPES
+        need[t] += pay.singles
+        for j in pay.pairs:
+            need[j] += 2
+        for i in range(1, a + 1):
+            k = ax[-i]
+            if k >= NUM_TYPES or need[k] == 0:
+                return False
+            need[k] -= 1
+        if sum(need) > MAX_FROM_HAND - self.used_hand:
+            return False
+        h = self.hands[p]
+        for k in range(NUM_TYPES):
+            if h[k] < need[k]:
+                return False
+        if pay.pairs and self.config.joker_requires_no_match:
+            if t in pay.pairs or h[t] != need[t]:
+                return False
+            if a == 0 and ax and ax[-1] == t:
+                return False
+        return True
+
+    def _odin_has_target(self, odin: int, option: int) -> bool:
+        """§6 with the decision of §5 item 5: only options with a legal target are offered."""
+        p = self.current_player
+        if odin == 0:
+            if option == 0:
+                q = 1 - p
+                back = self.pos[q] - 1
+                return back >= -1 and not (self.stone_card == back and self.stone_path == q)
+            ahead = self.pos[p] + 1
+            return not (self.stone_card == ahead and self.stone_path == p)
+        if odin == 1:
+            return option == 0 or not self.o2b_used
+        L = len(self.paths[0])
+        occupied = {self.pos[0], self.pos[1], self.stone_card}
+        empty = L - sum(1 for k in occupied if k >= 0)
+        if odin == 2:
+            return empty >= 1 and (option == 0 or L >= 2)
+        if option == 0:
+            taken = (self.pos[0] >= 0) + (self.pos[1] >= 0) + (self.stone_card >= 0)
+            return 2 * L > taken
+        return empty >= 2
+
+    # -- plays ----------------------------------------------------------------------------------
+
+    def _from_hand(self, p: int, k: int) -> None:
+        self.hands[p][k] -= 1
+        self.used_hand += 1
+        self.logs[p].append((hidden.FROM_HAND, k))
+
+    def _from_aux(self, p: int) -> int:
+        k = self.aux[p].pop()
+        self.used_aux += 1
+        self.logs[p].append((hidden.FROM_AUX, k))
+        return k
+
+    def _stash(self, k: int) -> None:
+        """§5 item 1: a hand card face down on top of the auxiliary deck."""
+        p = self.current_player
+        self.hands[p][k] -= 1
+        self.used_hand += 1
+        self.aux[p].append(k)
+        self.logs[p].append((hidden.STASH,))
+
+    def _move(self, move_id: int) -> None:
+        """§5 items 2-3: pay (aux top cards first, the rest from hand), then fly."""
+        pay = PAYMENTS[move_id]
+        p = self.current_player
+        s = self.pos[p] + 1
+        t = self.paths[p][s]
+        need = [0] * NUM_TYPES
+        need[t] += pay.singles
+        for j in pay.pairs:
+            need[j] += 2
+        discard = self.discards[p]
+        for _ in range(pay.aux):
+            k = self._from_aux(p)
+            need[k] -= 1
+            discard[k] += 1
+        for k in range(NUM_TYPES):
+            for _ in range(need[k]):
+                self._from_hand(p, k)
+                discard[k] += 1
+        if pay.pairs and self.config.joker_requires_no_match:
+            self.logs[p].append((hidden.NO_MATCH, t, pay.aux == 0))
+        if pay.entry:
+            self.stone_card = self.stone_path = -1
+        self.pos[p] = self._flight_end(p, s)
+        self._check_race_end()
+
+    def _flight_end(self, p: int, s: int) -> int:
+        """Where a raven entering space ``s`` stops: the end of the group, or before the stone."""
+        path = self.paths[p]
+        t = path[s]
+        last = len(path) - 1
+        stone = self.stone_card if self.stone_path == p else -1
+        while s < last and path[s + 1] == t and stone != s + 1:
+            s += 1
+        return s
+
+    def _magic_way(self, k: int | None) -> None:
+        """§5 item 4: a matching card into the own Magic Way row."""
+        p = self.current_player
+        if k is None:
+            k = self._from_aux(p)
+        else:
+            self._from_hand(p, k)
+        self.magic_way_rows[p].append(k)
+
+    def _discard(self, k: int | None) -> None:
+        """§5 item 6: discard without effect (it counts as a play)."""
+        p = self.current_player
+        if k is None:
+            k = self._from_aux(p)
+        else:
+            self._from_hand(p, k)
+        self.discards[p][k] += 1
+
+    def _odin(self, odin: int, option: int, from_aux: int) -> None:
+        """§5 item 5 and §6: play an Odin card (it goes to the discard pile) for one option."""
+        p = self.current_player
+        kind = ODIN_BASE + odin
+        if from_aux:
+            self._from_aux(p)
+        else:
+            self._from_hand(p, kind)
+        self.discards[p][kind] += 1
+        if odin == 0:
+            if option == 0:
+                self.pos[1 - p] -= 1
+            else:
+                self.pos[p] += 1
+                self._check_race_end()
+        elif odin == 1:
+            if option == 0:
+                if len(self.aux[p]) >= 2:
+                    self.phase = REARRANGE
+                    self.rearranged = 0
+                    self.logs[p].append((hidden.REARRANGE,))
+            else:
+                self.o2b_used = True
+                self.o2b_left = O2B_CARDS
+                self._draw_land(FOR_O2B)
+        elif odin == 2:
+            self.phase = TARGET_CARD
+            self.target_op = OP_ROTATE if option == 0 else OP_REMOVE
+        elif option == 0:
+            self.phase = TARGET_SPACE
+        else:
+            self.phase = TARGET_CARD
+            self.target_op = OP_SWAP_FIRST
+
+    def _rearrange(self, k: int) -> None:
+        """O2-A, one step: a card of kind ``k`` becomes the next card from the top."""
+        p = self.current_player
+        ax = self.aux[p]
+        slot = len(ax) - 1 - self.rearranged  # index right below the cards already placed
+        i = slot
+        while ax[i] != k:
+            i -= 1
+        ax[i], ax[slot] = ax[slot], ax[i]
+        self.rearranged += 1
+        if self.rearranged >= len(ax) - 1:
+            self.phase = PLAY
+            self.rearranged = 0
+
+    def _draw_land(self, purpose: int) -> None:
+        """Take the top land card to orient it (O2-B or the extension)."""
+        deck = self.land_deck
+        if not deck:  # only O2-B gets here with an empty deck: it attaches what exists
+            self.phase = PLAY
+            self.o2b_left = 0
+            return
+        self.pending_land = deck.pop()
+        self.land_known = min(self.land_known, len(deck))
+        self.orient_for = purpose
+        self.phase = ORIENT
+
+    def _orient(self, high_mine: bool) -> None:
+        """Attach the drawn land card at the end of the row (§6 items 2 and 5)."""
+        p = self.current_player
+        low, high = divmod(self.pending_land, NUM_TYPES)
+        low, high = min(low, high), max(low, high)
+        mine, theirs = (high, low) if high_mine else (low, high)
+        self.paths[p].append(mine)
+        self.paths[1 - p].append(theirs)
+        self.pending_land = -1
+        if self.orient_for == FOR_EXTENSION:
+            self.orient_for = -1
+            self._finish_turn()
+            return
+        self.orient_for = -1
+        self.o2b_left -= 1
+        if self.o2b_left > 0:
+            self._draw_land(FOR_O2B)
+        else:
+            self.phase = PLAY
+
+    def _target_card(self, k: int) -> None:
+        op = self.target_op
+        paths = self.paths
+        if op == OP_SWAP_FIRST:
+            self.swap_first = k
+            self.target_op = OP_SWAP_SECOND
+            return
+        self.phase = PLAY
+        self.target_op = -1
+        if op == OP_ROTATE:
+            paths[0][k], paths[1][k] = paths[1][k], paths[0][k]
+        elif op == OP_SWAP_SECOND:
+            i = self.swap_first
+            self.swap_first = -1
+            for path in paths:
+                path[i], path[k] = path[k], path[i]
+        else:  # O3-B: the card goes face down under the land deck; the row closes up
+            self.land_deck.insert(0, paths[0][k] * NUM_TYPES + paths[1][k])
+            self.land_known += 1
+            del paths[0][k]
+            del paths[1][k]
+            for q in range(2):
+                if self.pos[q] > k:
+                    self.pos[q] -= 1
+            if self.stone_card > k:
+                self.stone_card -= 1
+            self._check_race_end()
+
+    def _place_stone(self, k: int, path: int) -> None:
+        """O4-A: the stone onto an empty space of either path (moved if on the board)."""
+        self.stone_card = k
+        self.stone_path = path
+        self.phase = PLAY
+
+    def _end_plays(self) -> None:
+        """§4: after the plays, the optional extension (only while the land deck lasts)."""
+        if self.land_deck:
+            self.phase = EXTEND
+        else:
+            self._finish_turn()
+
+    # -- end of turn, race, game ----------------------------------------------------------------
+
+    def _refill(self, p: int) -> None:
+        """§4 item 3: draw to 5, reshuffling the discard pile into a new draw pile when needed."""
+        hand = self.hands[p]
+        pile = self.draws[p]
+        log = self.logs[p]
+        size = sum(hand)
+        drawn = 0
+        while size < HAND_SIZE:
+            if not pile:
+                discard = self.discards[p]
+                if not any(discard):
+                    break
+                if drawn:
+                    log.append((hidden.DRAW, drawn))
+                    drawn = 0
+                cards = [k for k in range(NUM_KINDS) for _ in range(discard[k])]
+                pile[:] = [cards[i] for i in self.rng.permutation(len(cards))]
+                log.append((hidden.RESHUFFLE, tuple(discard)))
+                self.reshuffled[p] = discard[:]
+                self.drawn_since[p] = 0
+                discard[:] = [0] * NUM_KINDS
+            hand[pile.pop()] += 1
+            size += 1
+            drawn += 1
+        if drawn:
+            log.append((hidden.DRAW, drawn))
+            self.drawn_since[p] += drawn
+
+    def _finish_turn(self) -> None:
+        """Refill, then the other seat's turn."""
+        p = self.current_player
+        self._refill(p)
+        self.turn += 1
+        self.race_turn += 1
+        self._start_turn(1 - p)
+
+    def _check_race_end(self) -> None:
+        """§7: the race ends the moment a raven stands on the last card."""
+        last = len(self.paths[0]) - 1
+        on0 = self.pos[0] == last
+        on1 = self.pos[1] == last
+        if not (on0 or on1):
+            return
+        active = self.current_player
+        if on0 and on1:
+            winner, points = active, 0
+        else:
+            winner = 0 if on0 else 1
+            points = last - self.pos[1 - winner]
+        self.totals[winner] += points
+        rows = (len(self.magic_way_rows[0]), len(self.magic_way_rows[1]))
+        bonus = -1 if rows[0] == rows[1] else int(rows[1] > rows[0])
+        if bonus >= 0:
+            self.totals[bonus] += MAGIC_WAY_BONUS
+        self.last_race = (winner, points, bonus)
+        self.turn += 1
+        t0, t1 = self.totals
+        if max(t0, t1) >= TARGET_SCORE:
+            self._winners = (winner if t0 == t1 else int(t1 > t0),)
+            self.terminal = True
+            self.end_reason = END_SCORE
+            self.phase = GAME_OVER
+            self.current_player = -1
+            self.pending_land = -1
+            self._legal = None
+            return
+        self._new_race(winner if t0 == t1 else int(t1 < t0))
+
+
+def _land_type(x: Any) -> int:
+    if isinstance(x, str):
+        letter = x.strip().upper()[:1]
+        if letter in LAND_LETTERS:
+            return LAND_LETTERS.index(letter)
+        raise ValueError(f"unknown land type {x!r}; land types: {', '.join(LAND_LETTERS)}")
+    if isinstance(x, bool) or not 0 <= x < NUM_TYPES:
+        raise ValueError(f"land type must be 0..{NUM_TYPES - 1} or a letter, got {x!r}")
+    return int(x)
+
+
+def _kind(x: Any) -> int:
+    if isinstance(x, str):
+        name = x.strip().upper()
+        if name in KIND_NAMES:
+            return KIND_NAMES.index(name)
+        raise ValueError(f"unknown card {x!r}; cards: {', '.join(KIND_NAMES)}")
+    if isinstance(x, bool) or not 0 <= x < NUM_KINDS:
+        raise ValueError(f"card kind must be 0..{NUM_KINDS - 1} or a name, got {x!r}")
+    return int(x)
+
+
+assert NUM_MOVES == len(MOVES) and MOVES[ENTRY3].pairs == (0,) and MOVES[ENTRY4].aux == 1
