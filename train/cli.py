@@ -355,9 +355,8 @@ def build_parser() -> argparse.ArgumentParser:
         "(see TrainConfig in cardzoo.train.ppo)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress lines")
-    p.add_argument(
-        "options", nargs="*", type=parse_option, metavar="key=value", help="rule options"
-    )
+    # parsed into (key, value) pairs by main(), which also collects them after the flags
+    p.add_argument("options", nargs="*", metavar="key=value", help="rule options")
     p.set_defaults(func=cmd_train)
     return parser
 

@@ -55,9 +55,10 @@ class TrainConfig:
     options: dict[str, Any] = field(default_factory=dict)  # rule options of the game
     # PPO (sb3-contrib MaskablePPO); one update = envs * n_steps learner decisions.
     n_steps: int = 256
-    batch_size: int = 4096
+    batch_size: int = 1024
     n_epochs: int = 4
-    learning_rate: float = 3e-4
+    learning_rate: float = 1e-3  # at the start; falls linearly to lr_final at `timesteps`
+    lr_final: float = 1e-4
     gamma: float = 0.995
     gae_lambda: float = 0.95
     clip_range: float = 0.2
@@ -177,7 +178,7 @@ class Trainer:
         self.model = MaskablePPO(
             "MlpPolicy",
             self.venv,
-            learning_rate=cfg.learning_rate,
+            learning_rate=_linear_schedule(cfg.learning_rate, cfg.lr_final),
             n_steps=cfg.n_steps,
             batch_size=cfg.batch_size,
             n_epochs=cfg.n_epochs,
@@ -567,6 +568,15 @@ class _Callback(BaseCallback):
             s[4] += episode["l"]
         self.trainer._progress()
         return time.perf_counter() < self.deadline
+
+
+def _linear_schedule(start: float, end: float) -> Any:
+    """SB3 learning-rate schedule: ``start`` at the first update, ``end`` at ``timesteps``."""
+
+    def rate(progress_remaining: float) -> float:
+        return end + (start - end) * progress_remaining
+
+    return rate
 
 
 def _has_tensorboard() -> bool:

@@ -92,7 +92,7 @@ class SingleAgentEnv(gymnasium.Env):
         **env_options: passed to the PettingZoo env (rule options, ``encoder``, ``variant``...).
     """
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(
         self,
