@@ -225,6 +225,7 @@ def cmd_train(args: argparse.Namespace) -> int:
             ("eval_games", args.eval_games),
             ("threads", args.threads),
             ("max_minutes", args.max_minutes),
+            ("workers", args.workers),
         )
         if v is not None
     }
@@ -346,6 +347,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--eval-every", type=int, help="timesteps between evaluations (1,000,000)")
     p.add_argument("--eval-games", type=int, help="games per evaluation and baseline (400)")
     p.add_argument("--threads", type=int, help="torch threads (default: one per core)")
+    p.add_argument(
+        "--workers",
+        type=int,
+        help="processes playing the games (default 1; one per core on "
+        "machines with more cores than the update needs)",
+    )
     p.add_argument("--max-minutes", type=float, help="stop cleanly after this wall time")
     p.add_argument(
         "--set",

@@ -37,7 +37,7 @@ from cardzoo.train.checkpoint import write_checkpoint
 from cardzoo.train.evaluate import DEFAULT_EVAL_GAMES, EvalResult, evaluate
 from cardzoo.train.opponents import actor_from_sb3
 from cardzoo.train.pool import OpponentPool
-from cardzoo.train.vec_env import BatchedCardEnv
+from cardzoo.train.vec_env import BatchedCardEnv, SubprocBatchedEnv
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.logger import configure
@@ -51,6 +51,7 @@ class TrainConfig:
     players: int = 2
     timesteps: int = 20_000_000  # learner decisions
     envs: int = 32  # K games side by side
+    workers: int = 1  # processes sharing the K games (more than 1 only pays on bigger machines)
     seed: int = 0
     options: dict[str, Any] = field(default_factory=dict)  # rule options of the game
     # PPO (sb3-contrib MaskablePPO); one update = envs * n_steps learner decisions.
@@ -86,7 +87,9 @@ class TrainConfig:
                 f"{module.GAME.title} is played by {list(module.GAME.player_counts)} players, "
                 f"not {self.players}"
             )
-        for name in ("timesteps", "envs", "n_steps", "batch_size", "n_epochs", "eval_games"):
+        for name in (
+            "timesteps", "envs", "workers", "n_steps", "batch_size", "n_epochs", "eval_games"
+        ):  # fmt: skip
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be an int >= 1, got {value!r}")
@@ -171,9 +174,15 @@ class Trainer:
         self.pool = OpponentPool(
             cfg.game, cfg.baselines, cfg.pool_weights, cfg.max_snapshots, self_play=True
         )
-        self.venv = BatchedCardEnv(
-            cfg.game, cfg.envs, self.pool, num_players=cfg.players, seed=cfg.seed, **cfg.options
-        )
+        if cfg.workers > 1:
+            self.venv = SubprocBatchedEnv(
+                cfg.game, cfg.envs, self.pool, cfg.players, None, cfg.seed, cfg.workers,
+                **cfg.options,
+            )  # fmt: skip
+        else:
+            self.venv = BatchedCardEnv(
+                cfg.game, cfg.envs, self.pool, cfg.players, seed=cfg.seed, **cfg.options
+            )
         activation = torch.nn.ReLU if cfg.activation == "relu" else torch.nn.Tanh
         self.model = MaskablePPO(
             "MlpPolicy",
@@ -289,6 +298,7 @@ class Trainer:
         finally:
             for fh in self._csv.values():
                 fh.close()
+            self.venv.close()
         summary = self.summary()
         if not self.interrupted:
             try:

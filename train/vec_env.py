@@ -23,6 +23,7 @@ machines.
 
 from __future__ import annotations
 
+import multiprocessing as mp
 import time
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -293,3 +294,217 @@ class BatchedCardEnv(VecEnv):
         if isinstance(indices, int):
             return [indices]
         return indices
+
+
+class SubprocBatchedEnv(VecEnv):
+    """The batches of :class:`BatchedCardEnv` spread over worker processes (one per core).
+
+    Games are split into ``workers`` contiguous blocks, each a :class:`BatchedCardEnv` in its
+    own process; game ``k`` is seeded exactly as in the single-process env, so both give the
+    same games. Opponent pools are copied to the workers; :meth:`sync_pool` sends the learner's
+    new weights and snapshots after each update. Masks come back with every step and are served
+    from the cache like the in-process env's.
+    """
+
+    render_mode = None
+
+    def __init__(
+        self,
+        game: str,
+        num_envs: int,
+        opponents: Any = "random",
+        num_players: int = 2,
+        learner_seat: int | None = None,
+        seed: int | None = None,
+        workers: int = 2,
+        **env_options: Any,
+    ) -> None:
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise ValueError(f"workers must be an int >= 1, got {workers!r}")
+        if workers > num_envs:
+            raise ValueError(f"{workers} workers for {num_envs} games: at most one per game")
+        # Built here first: bad arguments fail in this process with the usual errors.
+        probe = BatchedCardEnv(game, 1, opponents, num_players, learner_seat, None, **env_options)
+        self.pool = probe.pool
+        self.encoder = probe.encoder
+        self.end_reasons = probe.end_reasons
+        super().__init__(num_envs, probe.observation_space, probe.action_space)
+        self.metadata = {**self.metadata, **probe.metadata}
+        bounds = np.linspace(0, num_envs, workers + 1).astype(int)
+        self._blocks = [(int(a), int(b)) for a, b in zip(bounds, bounds[1:])]
+        context = mp.get_context("spawn")  # no fork of a process that may hold torch threads
+        self._conns = []
+        self._procs = []
+        for a, b in self._blocks:
+            parent, child = context.Pipe()
+            args = {
+                "game": game,
+                "num_envs": b - a,
+                "opponents": self.pool,
+                "num_players": num_players,
+                "learner_seat": learner_seat,
+                "seed": None if seed is None else seed + a,
+                **env_options,
+            }
+            proc = context.Process(target=_worker, args=(child, args), daemon=True)
+            proc.start()
+            child.close()
+            self._conns.append(parent)
+            self._procs.append(proc)
+        for conn in self._conns:
+            self._receive(conn)  # "ready", or the worker's error
+        self._obs = np.zeros((num_envs, self.encoder.size), dtype=self.encoder.dtype)
+        self._masks = np.zeros((num_envs, self.encoder.num_actions), dtype=np.int8)
+        self._moves = [0] * workers
+        self._closed = False
+
+    @property
+    def opponent_moves(self) -> int:
+        return sum(self._moves)
+
+    def _receive(self, conn: Any) -> Any:
+        kind, payload = conn.recv()
+        if kind == "error":
+            raise RuntimeError(f"a worker of SubprocBatchedEnv failed:\n{payload}")
+        return payload
+
+    def _call(self, command: str, data: list[Any] | None = None) -> list[Any]:
+        for i, conn in enumerate(self._conns):
+            conn.send((command, None if data is None else data[i]))
+        return [self._receive(conn) for conn in self._conns]
+
+    def reset(self) -> np.ndarray:
+        if any(s is not None for s in self._seeds):
+            base = self._seeds[0]
+            seeds = [None if base is None else base + a for a, _ in self._blocks]
+            self._reset_seeds()
+        else:
+            seeds = [None] * len(self._blocks)
+        for (a, b), (obs, masks) in zip(self._blocks, self._call("reset", seeds)):
+            self._obs[a:b] = obs
+            self._masks[a:b] = masks
+        return self._obs.copy()
+
+    def step_async(self, actions: np.ndarray) -> None:
+        actions = np.asarray(actions).reshape(self.num_envs)
+        n = self.encoder.num_actions
+        for k, a in enumerate(actions):
+            if not (0 <= a < n and self._masks[k, a]):
+                raise IllegalMoveError(
+                    f"game {k}: illegal action {a} for the learner; legal: "
+                    f"{np.flatnonzero(self._masks[k]).tolist()}"
+                )
+        for (a, b), conn in zip(self._blocks, self._conns):
+            conn.send(("step", actions[a:b]))
+
+    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+        rewards = np.zeros(self.num_envs, dtype=np.float32)
+        dones = np.zeros(self.num_envs, dtype=bool)
+        infos: list[dict[str, Any]] = []
+        for i, ((a, b), conn) in enumerate(zip(self._blocks, self._conns)):
+            obs, r, d, info, masks, moves = self._receive(conn)
+            self._obs[a:b] = obs
+            self._masks[a:b] = masks
+            rewards[a:b] = r
+            dones[a:b] = d
+            infos.extend(info)
+            self._moves[i] = moves
+        return self._obs.copy(), rewards, dones, infos
+
+    def action_masks(self) -> np.ndarray:
+        return self._masks.copy()
+
+    def sync_pool(self, pool: OpponentPool) -> None:
+        """Send ``pool``'s current weights and snapshots to every worker."""
+        state = pool.state_dict()
+        self._call("pool", [state] * len(self._conns))
+
+    def rng_states(self) -> list[dict[str, Any]]:
+        return [s for block in self._call("rngs") for s in block]
+
+    def restore_rngs(self, states: Sequence[dict[str, Any]]) -> None:
+        if len(states) != self.num_envs:
+            raise ValueError(f"{len(states)} generator states for {self.num_envs} games")
+        self._call("restore", [list(states[a:b]) for a, b in self._blocks])
+        self._reset_seeds()
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        for conn in self._conns:
+            try:
+                conn.send(("close", None))
+            except (BrokenPipeError, OSError):
+                pass
+        for proc in self._procs:
+            proc.join(timeout=5)
+            if proc.is_alive():
+                proc.terminate()
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        value = getattr(self, attr_name)
+        return [value for _ in self._get_indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        raise AttributeError(f"{type(self).__name__} has no per-game attributes to set")
+
+    def env_method(
+        self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any
+    ) -> list[Any]:
+        index = list(self._get_indices(indices))
+        if method_name == "action_masks":
+            return [self._masks[i].copy() for i in index]
+        method = getattr(self, method_name)
+        return [method(*method_args, **method_kwargs) for _ in index]
+
+    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
+        return [False for _ in self._get_indices(indices)]
+
+    def _get_indices(self, indices: Any) -> Iterable[int]:
+        if indices is None:
+            return range(self.num_envs)
+        if isinstance(indices, int):
+            return [indices]
+        return indices
+
+
+def _worker(conn: Any, args: dict[str, Any]) -> None:
+    """A worker process: one BatchedCardEnv driven by commands from the pipe."""
+    import traceback
+
+    try:
+        env = BatchedCardEnv(**args)
+        conn.send(("ok", "ready"))
+    except Exception:
+        conn.send(("error", traceback.format_exc()))
+        return
+    while True:
+        try:
+            command, data = conn.recv()
+        except (EOFError, KeyboardInterrupt):
+            return
+        try:
+            if command == "step":
+                obs, rewards, dones, infos = env.step(data)
+                reply = (obs, rewards, dones, infos, env._masks.copy(), env.opponent_moves)
+            elif command == "reset":
+                if data is not None:
+                    env.seed(data)
+                reply = (env.reset(), env._masks.copy())
+            elif command == "pool":
+                env.pool.load_weights(data)
+                reply = None
+            elif command == "rngs":
+                reply = env.rng_states()
+            elif command == "restore":
+                env.restore_rngs(data)
+                reply = None
+            elif command == "close":
+                conn.send(("ok", None))
+                return
+            else:
+                raise ValueError(f"unknown command {command!r}")
+            conn.send(("ok", reply))
+        except Exception:
+            conn.send(("error", traceback.format_exc()))

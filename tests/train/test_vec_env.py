@@ -181,3 +181,32 @@ def test_bad_opponent_spec_fails_before_any_game():
     with pytest.raises(ValueError, match="unknown agent spec"):
         BatchedCardEnv("beasty_bar", 2, "nobody")
     assert isinstance(RandomOpponent(), Opponent)
+
+
+def test_worker_processes_play_the_same_games_as_one_process():
+    from cardzoo.train.vec_env import SubprocBatchedEnv
+
+    probe = SingleAgentEnv("beasty_bar")
+    specs = ["random", PolicyOpponent("net", tiny_actor(probe.encoder.size, 45))]
+    one = BatchedCardEnv("beasty_bar", 5, specs, seed=21)
+    many = SubprocBatchedEnv("beasty_bar", 5, specs, seed=21, workers=2)
+    try:
+        assert np.array_equal(one.reset(), many.reset())
+        rng = np.random.default_rng(0)
+        for _ in range(60):
+            masks = one.action_masks()
+            assert np.array_equal(masks, np.stack(many.env_method("action_masks")))
+            actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+            a, b = one.step(actions), many.step(actions)
+            for x, y in zip(a[:3], b[:3]):
+                assert np.array_equal(x, y)
+            for i, j in zip(a[3], b[3]):
+                assert i.keys() == j.keys() and i.get("opponents") == j.get("opponents")
+        assert one.rng_states() == many.rng_states()
+        assert many.opponent_moves == one.opponent_moves > 0
+        with pytest.raises(IllegalMoveError, match="game 0"):
+            many.step(np.array([99, 0, 0, 0, 0]))
+    finally:
+        many.close()
+    with pytest.raises(ValueError, match="workers"):
+        SubprocBatchedEnv("beasty_bar", 2, "random", workers=3)
