@@ -111,17 +111,26 @@ class OpponentPool:
                 probs.append(weight / len(group))
         total = sum(probs)
         if not members or total <= 0:
-            raise ValueError(
-                "the opponent pool is empty (or all its weights are 0): give baselines, or a "
-                "current policy with a positive self weight"
+            can_grow = (self.self_play and self.weights[0] > 0) or (
+                self.max_snapshots > 0 and self.weights[1] > 0
             )
+            if not can_grow:
+                raise ValueError(
+                    "the opponent pool is empty (or all its weights are 0): give baselines, or "
+                    "a positive weight to the current policy or to snapshots"
+                )
+            members, probs, total = [], [], 1.0  # members come with set_current/add_snapshot
         self._members = members
-        self._cdf = np.cumsum(probs) / total
+        self._cdf = np.cumsum(probs) / total if probs else np.zeros(0)
 
     # -- drawing --------------------------------------------------------------------------------
 
     def sample(self, rng: np.random.Generator) -> Opponent:
         """One member, drawn with one uniform number from ``rng``."""
+        if not self._members:
+            raise ValueError(
+                "the opponent pool has no member yet: call set_current() (or add_snapshot())"
+            )
         i = int(np.searchsorted(self._cdf, rng.random(), side="right"))
         return self._members[min(i, len(self._members) - 1)]
 

@@ -76,7 +76,12 @@ def test_bad_pools_are_refused():
     with pytest.raises(ValueError, match="three non-negative"):
         OpponentPool("beasty_bar", weights=(1, -1, 1))
     with pytest.raises(ValueError, match="empty"):
-        OpponentPool("beasty_bar", baselines=[], weights=(1, 1, 0))
+        OpponentPool("beasty_bar", baselines=[], weights=(0, 0, 1))
+    waiting = OpponentPool("beasty_bar", baselines=[], weights=(1, 1, 0))  # self-play only
+    with pytest.raises(ValueError, match="no member yet"):
+        waiting.sample(np.random.default_rng(0))
+    waiting.set_current(actor())
+    assert waiting.sample(np.random.default_rng(0)).name == "self"
     with pytest.raises(ValueError, match="distinct"):
         OpponentPool("beasty_bar", baselines=["random", "random"])
     with pytest.raises(ValueError, match="unknown agent spec"):
