@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 GAMES ?= 200
 WORKERS ?= 2
 
-.PHONY: demo test lint bench list clean train-deps
+.PHONY: demo test lint bench list clean train-deps train-demo
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,13 @@ list: $(VENV)/.installed
 ## stable-baselines3 + sb3-contrib + the CPU build of torch (for training scripts)
 train-deps: $(VENV)/.installed
 	$(PY) -m pip install --quiet -e '.[dev,train]'
+
+## a short self-play run on Beasty Bar 2p; ends with its evaluation table and learning-curve plot
+TRAIN_STEPS ?= 1000000
+train-demo: $(VENV)/.installed
+	rm -rf runs/demo-beasty_bar
+	$(VENV)/bin/cardzoo train beasty_bar --timesteps $(TRAIN_STEPS) --eval-every 250000 \
+		--out runs/demo-beasty_bar
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

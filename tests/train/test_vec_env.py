@@ -49,7 +49,7 @@ def test_batched_env_agrees_step_by_step_with_single_envs(game, players):
     vobs = vec.reset()
     rng = np.random.default_rng(0)
     episodes = 0
-    for _ in range(400):
+    for _ in range(250):
         masks = vec.action_masks()
         for i in range(k):
             assert np.array_equal(vobs[i], obs[i]["observation"])
