@@ -277,6 +277,7 @@ class Trainer:
         self.timing = {"rollout": 0.0, "update": 0.0, "other": 0.0}
         self._last_updates = model._n_updates
         self._bar_time = 0.0
+        torch.set_num_threads(1)  # see _Callback._on_rollout_start
         if not self.resume:
             self._evaluate()
             self._checkpoint()
@@ -287,6 +288,7 @@ class Trainer:
                 model.learn(
                     remaining, callback=callback, reset_num_timesteps=False, log_interval=None
                 )
+            torch.set_num_threads(1)
             callback.finish_update()
             if self.evals and self.evals[-1]["timesteps"] < model.num_timesteps:
                 self._evaluate()
@@ -538,9 +540,10 @@ class _Callback(BaseCallback):
         )
 
     def _on_rollout_start(self) -> None:
-        self.finish_update()
-        # Rollouts run small batches, where a second thread only adds synchronisation.
+        # Rollouts and evaluations run small batches, where a second thread only adds
+        # synchronisation (and, on a busy machine, waits for a core).
         torch.set_num_threads(1)
+        self.finish_update()
         self.rollout_started = time.perf_counter()
 
     def finish_update(self) -> None:
