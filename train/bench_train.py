@@ -40,9 +40,9 @@ def measure(game: str, envs: int, opponents: str, seconds: float, players: int =
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as out:
         trainer = Trainer(config, out, quiet=True)
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         summary = trainer.run()
-        wall = time.perf_counter() - started
+        wall, cpu = time.perf_counter() - started, time.process_time() - cpu
         moves = trainer.venv.opponent_moves
     steps = summary["timesteps"]
     busy = summary["rollout_s"] + summary["update_s"] + summary["other_s"]
@@ -58,6 +58,9 @@ def measure(game: str, envs: int, opponents: str, seconds: float, players: int =
         "update_share": round(summary["update_s"] / busy, 3),
         "other_share": round(summary["other_s"] / busy, 3),
         "wall_s": round(wall, 1),
+        # CPU seconds of this process over the whole run (first and last evaluations included):
+        # on a busy machine, steps per CPU second tell more about the code than steps/s.
+        "learner_steps_per_cpu_s": round(steps / cpu),
         "load_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
     }
 
@@ -73,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict[str, Any]] = []
     print(
         f"{'game':<12}{'K':>4} {'opponents':<10}{'learner/s':>10}{'decisions/s':>12}"
-        f"{'rollout':>9}{'update':>8}{'other':>7}   load (before, after)"
+        f"{'rollout':>9}{'update':>8}{'other':>7}{'per cpu-s':>10}   load (before, after)"
     )
     for game in args.games.split(","):
         for opponents in args.opponents.split(","):
@@ -83,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(
                     f"{game:<12}{envs:>4} {opponents:<10}{r['learner_steps_per_s']:>10,}"
                     f"{r['decisions_per_s']:>12,}{r['rollout_share']:>9.0%}"
-                    f"{r['update_share']:>8.0%}{r['other_share']:>7.0%}   {r['load_1min']}",
+                    f"{r['update_share']:>8.0%}{r['other_share']:>7.0%}"
+                    f"{r['learner_steps_per_cpu_s']:>10,}   {r['load_1min']}",
                     flush=True,
                 )
     if args.json:

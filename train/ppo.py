@@ -29,7 +29,12 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
-import torch
+
+# Idle torch threads sleep instead of spinning: on a machine shared with other work, spinning
+# threads made PPO updates several times slower. Only effective before torch is imported.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+import torch  # noqa: E402
 from cardzoo.agents import HEURISTICS
 from cardzoo.agents.policy import checkpoint_files, load_checkpoint, to_numpy
 from cardzoo.envs import __version__, load
@@ -67,7 +72,10 @@ class TrainConfig:
     vf_coef: float = 0.5
     net_arch: list[int] = field(default_factory=lambda: [128, 128])
     activation: str = "relu"
-    threads: int = 0  # torch threads of the PPO update (rollouts use 1); 0: one per core
+    # torch threads of the PPO update (rollouts use 1); 0: automatic: the first updates try one
+    # thread per core and a single thread, and the faster is kept (a busy machine makes extra
+    # threads wait for cores; an idle one gains from them)
+    threads: int = 0
     # opponent pool
     pool_weights: list[float] = field(default_factory=lambda: [0.6, 0.2, 0.2])
     baselines: list[str] = field(default_factory=lambda: ["heuristic", "random"])
@@ -132,6 +140,9 @@ _SB3_KEYS = {
 }
 
 
+THREAD_TRIALS = 2  # updates timed per candidate thread count
+
+
 def default_threads() -> int:
     try:
         return max(1, len(os.sched_getaffinity(0)))
@@ -167,6 +178,10 @@ class Trainer:
     def _build(self) -> None:
         cfg = self.config
         self.update_threads = cfg.threads or default_threads()
+        # automatic choice: candidate thread counts, each tried on THREAD_TRIALS updates
+        self.thread_trials: dict[int, list[float]] = {}
+        if not cfg.threads and self.update_threads > 1:
+            self.thread_trials = {self.update_threads: [], 1: []}
         # SB3 builds a validated Categorical at every rollout step; the checks cost more than
         # the sampling and the masks are exact.
         torch.distributions.Distribution.set_default_validate_args(False)
@@ -311,6 +326,29 @@ class Trainer:
                 summary["plot"] = None  # matplotlib missing: the CSV has the curve
         (self.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
         return summary
+
+    # -- torch threads of the updates ---------------------------------------------------------
+
+    def next_update_threads(self) -> int:
+        """Threads for the coming update: a candidate still on trial, else the choice made."""
+        for threads, times in self.thread_trials.items():
+            if len(times) < THREAD_TRIALS:
+                self._trying = threads
+                return threads
+        self._trying = None
+        return self.update_threads
+
+    def record_update_time(self, seconds: float) -> None:
+        trying = getattr(self, "_trying", None)
+        if trying is None:
+            return
+        self.thread_trials[trying].append(seconds)
+        if all(len(t) >= THREAD_TRIALS for t in self.thread_trials.values()):
+            self.update_threads = min(self.thread_trials, key=lambda n: sum(self.thread_trials[n]))
+            self._say(f"PPO updates on {self.update_threads} torch thread(s): "
+                      + ", ".join(f"{n}: {sum(t) / len(t):.2f} s" for n, t in
+                                  self.thread_trials.items()))  # fmt: skip
+            self.thread_trials = {}
 
     # -- after every update ---------------------------------------------------------------------
 
@@ -554,6 +592,7 @@ class _Callback(BaseCallback):
         self.rollout_ended = None
         trainer = self.trainer
         trainer.timing["update"] += update_s
+        trainer.record_update_time(update_s)
         stats, self.stats = self.stats, {}
         trainer.after_update(self.rollout_s, update_s, stats)
 
@@ -562,7 +601,7 @@ class _Callback(BaseCallback):
         self.rollout_s = now - self.rollout_started
         self.trainer.timing["rollout"] += self.rollout_s
         self.rollout_ended = now
-        torch.set_num_threads(self.trainer.update_threads)
+        torch.set_num_threads(self.trainer.next_update_threads())
 
     def _on_step(self) -> bool:
         for info in self.locals["infos"]:

@@ -224,3 +224,13 @@ def test_train_cli_refuses_to_overwrite_a_run(runs, capsys):
     folder, _ = runs("beasty_bar")
     assert main(["train", "beasty_bar", "--out", str(folder), "--quiet"]) == 2
     assert "--resume" in capsys.readouterr().err
+
+
+def test_update_threads_are_chosen_by_timing(tmp_path):
+    from cardzoo.train.ppo import THREAD_TRIALS, default_threads
+
+    trainer = Trainer(tiny("beasty_bar", 768, threads=0), tmp_path, quiet=True)
+    trainer.run()  # 6 updates: 2 candidates x THREAD_TRIALS timed, then the faster kept
+    assert THREAD_TRIALS * 2 <= 6
+    assert trainer.thread_trials == {}
+    assert trainer.update_threads in {1, default_threads()}
