@@ -32,8 +32,11 @@ def plot_learning_curve(run_dir: str | os.PathLike, path: str | os.PathLike | No
     if config.exists():
         import json
 
+        from cardzoo.envs import load
+
         cfg = json.loads(config.read_text())
-        title = f"{cfg['game']}, {cfg['players']} players (seed {cfg['seed']})"
+        name = load(cfg["game"]).GAME.title
+        title = f"{name}, {cfg['players']} players: self-play PPO (seed {cfg['seed']})"
     fig, ax = plt.subplots(figsize=(7, 4.2), dpi=120)
     for opponent, points in curves.items():
         x = [p["timesteps"] / 1e6 for p in points]
