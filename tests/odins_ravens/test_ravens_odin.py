@@ -94,6 +94,7 @@ def test_o2_b_attaches_two_seen_land_cards_in_chosen_orientations():
     s = position("FPSMWFPSW", hands=[["O2"], []], land_deck=full_land_deck(deck, "FPSMWFPSW"))
     s.apply(Odin(1, 1, 0))
     assert s.phase == ORIENT and s.pending_land == M * 5 + W
+    assert s.view(1).pending_land == M * 5 + W  # the card is seen by both players
     assert ok(s, Orient(True)) and ok(s, Orient(False))
     s.apply(Orient(True))  # W (the higher type) on my path
     assert (s.paths[0][9], s.paths[1][9]) == (W, M)
@@ -158,6 +159,13 @@ def test_o3_b_removed_card_goes_to_the_bottom_and_is_drawn_last():
     s.apply(Odin(2, 1, 0))
     s.apply(Target(5))
     assert divmod(s.land_deck[0], 5) == removed  # index 0 = the bottom
+
+
+def test_o3_b_can_make_the_opponent_win_the_race():
+    s = position("FPSMWFPSWF", pos=(4, 8), hands=[["O3"], []])
+    s.apply(Odin(2, 1, 0))
+    s.apply(Target(9))  # seat 1's raven now stands on the last card
+    assert s.last_race == (1, 8 - 4, -1) and s.totals == [0, 4] and s.race == 2
 
 
 def test_o3_b_is_illegal_on_a_one_card_path():
