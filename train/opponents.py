@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 from cardzoo.agents import make_agent
 from cardzoo.agents.policy import NumpyActor
+from cardzoo.encoders.base import Encoder
 
 
 class Table:
@@ -155,9 +156,19 @@ class PolicyOpponent(Opponent):
         for i, t in enumerate(tables):
             state = t.state
             obs[i] = encode(encoder, state, state.current_player)
-            masks[i] = encoder.mask(state)
+            fill_mask(encoder, state, masks[i])
         rngs = None if self.deterministic else [t.rng for t in tables]
         return self.actor.act(obs, masks, rngs, self.deterministic)
+
+
+def fill_mask(encoder: Any, state: Any, row: np.ndarray) -> None:
+    """Write the legal-action mask of ``state`` into ``row`` (an int8 view of a batch array)."""
+    if type(encoder).mask is Encoder.mask:  # action ids are move ids: skip the temporary mask
+        row.fill(0)
+        if not state.terminal:
+            row[state.legal_move_ids()] = 1
+    else:
+        row[:] = encoder.mask(state)
 
 
 def encode(encoder: Any, state: Any, seat: int) -> np.ndarray:

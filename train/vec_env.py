@@ -32,7 +32,7 @@ import numpy as np
 from cardzoo.envs import load
 from cardzoo.envs.base import _win_loss
 from cardzoo.envs.core import IllegalMoveError
-from cardzoo.train.opponents import Table, encode, state_factory
+from cardzoo.train.opponents import Table, encode, fill_mask, state_factory
 from cardzoo.train.pool import OpponentPool
 from cardzoo.train.single_agent import MAX_REDEALS, check_learner_seat, make_pool
 from gymnasium import spaces
@@ -286,7 +286,7 @@ class BatchedCardEnv(VecEnv):
     def _write(self, k: int) -> None:
         table = self.tables[k]
         self._obs[k] = encode(self.encoder, table.state, table.learner)
-        self._masks[k] = self.encoder.mask(table.state)
+        fill_mask(self.encoder, table.state, self._masks[k])
 
     def _get_indices(self, indices: Any) -> Iterable[int]:
         if indices is None:
