@@ -290,7 +290,6 @@ class Trainer:
         self.started = time.perf_counter()
         self.start_timesteps = model.num_timesteps
         self.timing = {"rollout": 0.0, "update": 0.0, "other": 0.0}
-        self._last_updates = model._n_updates
         self._bar_time = 0.0
         torch.set_num_threads(1)  # see _Callback._on_rollout_start
         if not self.resume:

@@ -471,7 +471,12 @@ class SubprocBatchedEnv(VecEnv):
 
 def _worker(conn: Any, args: dict[str, Any]) -> None:
     """A worker process: one BatchedCardEnv driven by commands from the pipe."""
+    import signal
     import traceback
+
+    # Ctrl-C is the main process's to handle: it still needs the workers (e.g. for the RNG
+    # states of its last checkpoint); they end when it closes the pipe or exits.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     try:
         env = BatchedCardEnv(**args)
