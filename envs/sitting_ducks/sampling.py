@@ -1,0 +1,353 @@
+"""Resampling what one player cannot see, consistently with the public record (``determinize``).
+
+Hidden from player p: the other hands, the draw pile, and (hidden mode) the others' colours. The
+engine keeps a log of every turn: who played or discarded which card (public), the unplayable
+card kinds when a discard was forced (public: computed from the row), reshuffles with the
+composition of the discard pile that became the draw pile (public), and each drawn card (used here
+only for p's own draws, which p saw).
+
+The replay walks that log from p's side with *tokens*: a card in another player's hand is a token
+knowing only the pile ("epoch") it came from: the initial deck, or the draw pile made by the
+k-th reshuffle. When the player plays a card, one of their tokens whose epoch still holds such a
+card becomes it; a forced discard binds all of that hand's tokens to card kinds unplayable at
+that moment. At the end the tokens still unknown receive the remaining cards of their epoch at
+random, and what is left of the current epoch forms the draw pile. Every sample is therefore a
+world in which the whole public history could have happened. A dead end (a random choice that
+later leaves a played card unexplained) restarts the replay; the true world always exists, so
+restarts end quickly in practice.
+
+In hidden mode the others' colours are drawn first, uniformly among the assignments that agree
+with the colours each seat's own-duck cards showed (``State.colour_evidence``).
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+from typing import TYPE_CHECKING
+
+import numpy as np
+from cardzoo.envs.sitting_ducks.data import NUM_KINDS, ORDER_PHASE
+
+ALL_KINDS = (1 << NUM_KINDS) - 1
+
+if TYPE_CHECKING:
+    from cardzoo.envs.sitting_ducks.game import State
+
+#: Replays tried before giving up (the caller then keeps the true hands).
+ATTEMPTS = 20
+
+
+def colour_assignments(state: State, player: int) -> list[list[int]]:
+    """Every ``colour -> seat`` assignment ``player`` cannot rule out (hidden mode), else the
+    public one."""
+    if state.mode != "hidden":
+        return [state.colour_owner[:]]
+    n = state.num_players
+    mine = state.seat_colours[player].bit_length() - 1
+    others = [q for q in range(n) if q != player]
+    free = [c for c in range(state.num_colours) if c != mine]
+    evidence = state.colour_evidence
+    out = []
+    for perm in permutations(free):
+        if all(evidence[q] >> c & 1 for q, c in zip(others, perm)):
+            owners = [0] * state.num_colours
+            owners[mine] = player
+            for q, c in zip(others, perm):
+                owners[c] = q
+            out.append(owners)
+    return out
+
+
+def resample_hidden(
+    state: State,
+    player: int,
+    rng: np.random.Generator,
+    attempts: int = ATTEMPTS,
+    with_witness: bool = False,
+) -> tuple | None:
+    """``(colour owners, hands, draw pile)`` of a world consistent with what ``player`` saw, or
+    None if ``attempts`` replays all failed. ``with_witness`` adds a history that explains the
+    sample: the card behind each token, keyed by the log entry that drew it (initial hand cards:
+    ``-2 - 3 * seat - index``); tests replay it to check the sample."""
+    choices = colour_assignments(state, player)
+    entries, pools, epochs = _prepare(state, player)
+    stream = _Stream(rng)
+    for _ in range(attempts):
+        owners = choices[int(rng.integers(len(choices)))]
+        result = _replay(state, player, owners, entries, pools, epochs, stream)
+        if result is not None:
+            hands, draw, witness = result
+            return (owners, hands, draw, witness) if with_witness else (owners, hands, draw)
+    return None
+
+
+def _prepare(state: State, player: int) -> tuple[list[tuple], list[list[int]], list[int]]:
+    """The turns to replay, every pile ("epoch") the action cards were drawn from without the
+    cards ``player`` saw drawn from it (a card they drew later was not available before), and
+    the epoch current at each turn's draw."""
+    log = state._log[: state._log_len]
+    _, initial, pool0 = log[0]
+    entries = [(-1, initial, None, None, -1), *log[1:]]
+    if state.phase == ORDER_PHASE:  # Disorderly Conduckt played, its turn not logged yet
+        entries.append((state.current_player, state._turn_card, None, None, -1))
+    pools = [list(pool0)]
+    for kind in initial[player]:
+        pools[0][kind] -= 1
+    epochs = []
+    for q, _, _, reshuffled, drawn in entries[1:]:
+        if reshuffled is not None:
+            pools.append(list(reshuffled))
+        if q == player and drawn >= 0:
+            pools[-1][drawn] -= 1
+        epochs.append(len(pools) - 1)
+    return entries[1:], pools, [0, *epochs]
+
+
+class _Stream:
+    """Uniform numbers drawn from ``generator`` in batches (one numpy call per 256 draws)."""
+
+    def __init__(self, generator: np.random.Generator) -> None:
+        self.generator = generator
+        self._buf: list[float] = []
+
+    def weighted_order(self, items: list, weights: list[float]) -> list:
+        """``items`` in a random order, each next one drawn with probability proportional to
+        its weight among those left (Efraimidis-Spirakis keys); zero weights go last."""
+        keys = []
+        for w in weights:
+            if not self._buf:
+                self._buf = self.generator.random(256).tolist()
+            u = self._buf.pop()
+            keys.append(u ** (1.0 / w) if w > 0 else -1.0)
+        order = sorted(range(len(items)), key=keys.__getitem__, reverse=True)
+        return [items[i] for i in order]
+
+
+#: Backjumps allowed in one replay before it restarts from scratch.
+MAX_JUMPS = 200
+
+
+def _replay(state, player, owners, entries, pools0, epochs, rng):
+    """One replay of the log (see the module docstring); None at a dead end it cannot repair.
+
+    Choice points (a played card several of the player's tokens could have been) are kept with a
+    snapshot. At a dead end (a card no token can explain, or forced-discard constraints that no
+    longer fit), the replay jumps back to the latest choice that used up a card the dead end
+    needed, and takes another option there."""
+    n = state.num_players
+    _, initial, _ = state._log[0]
+    pools = [p[:] for p in pools0]
+    hands: list[list[list[int]]] = []
+    for q in range(n):
+        if q == player:
+            hands.append([[0, kind, ALL_KINDS, -1] for kind in initial[q]])
+        else:
+            hands.append([[0, -1, ALL_KINDS, -2 - 3 * q - i] for i in range(len(initial[q]))])
+    key = [0] * n
+    if state.mode == "hidden":
+        for c, q in enumerate(owners):
+            key[q] = c  # forced-discard masks are stored per colour
+    stack: list[tuple] = []  # (entry, snapshot, card, chosen option, untried options, seat)
+    consumed: list[tuple[int, int] | None] = [None] * len(entries)  # (token id, card) per entry
+    retry: tuple | None = None
+    jumps = 0
+    j = 0
+    while j < len(entries):
+        q, card, forced, _, drawn = entries[j]
+        hand = hands[q]
+        failure = None
+        if q == player:
+            hand.remove(next(t for t in hand if t[1] == card))
+        else:
+            if retry is not None:
+                snapshot, options = retry
+                retry = None
+            else:
+                options = _options(hand, card, pools, rng)
+                snapshot = _snapshot(hands, pools) if len(options) > 1 else None
+            chosen = None
+            while options:
+                option = options.pop(0)
+                tid = _apply(hands, q, player, card, pools, option)
+                if tid is not None:
+                    chosen = option
+                    consumed[j] = (tid, card)
+                    break
+            if chosen is None:
+                epochs_needed = {t[0] for t in hand if t[1] < 0 and t[2] >> card & 1}
+                failure = (card, epochs_needed)
+            else:
+                if options:
+                    stack.append((j, snapshot, card, chosen, options, q))
+                if forced is not None:
+                    involved = _constrain(hands, q, player, forced[key[q]], pools)
+                    if involved is not None:
+                        failure = involved
+        if failure is not None:
+            jumps += 1
+            if not stack or jumps > MAX_JUMPS:
+                return None
+            del stack[_culprit(stack, q, *failure) + 1 :]
+            j, snapshot, _, _, options, _ = stack.pop()
+            hands, pools = _restore(snapshot)
+            retry = (snapshot, options)
+            continue
+        if drawn >= 0:
+            hand.append([epochs[j + 1], drawn if q == player else -1, ALL_KINDS, j])
+        j += 1
+    return _complete(state, player, hands, pools, epochs[-1], rng, consumed)
+
+
+def _options(hand: list[list[int]], card: int, pools, rng) -> list[tuple[int, int, int]]:
+    """The distinct kinds of token that can have been ``card``: ``(card, -1, 0)`` for a token
+    known to be one, ``(-1, epoch, allowed)`` for an unknown one; in a random order weighted by
+    the share of such cards among the unattributed cards of the token's epoch."""
+    options: list[tuple[int, int, int]] = []
+    for e, k, allowed, _ in hand:
+        if k == card:
+            option = (card, -1, 0)
+        elif k < 0 and allowed >> card & 1 and pools[e][card] > 0:
+            option = (-1, e, allowed)
+        else:
+            continue
+        if option not in options:
+            options.append(option)
+    if len(options) > 1:
+        weights = [1.0 if o[0] >= 0 else pools[o[1]][card] / sum(pools[o[1]]) for o in options]
+        options = rng.weighted_order(options, weights)
+    return options
+
+
+def _apply(hands, q: int, player: int, card: int, pools, option) -> int | None:
+    """Play ``card`` from a token of seat q's hand matching ``option``; returns the token's id,
+    or None (nothing changed) if that would leave some epoch's constrained tokens
+    unsatisfiable."""
+    hand = hands[q]
+    known, e, allowed = option
+    if known >= 0:
+        i = next(i for i, t in enumerate(hand) if t[1] == card)
+        return hand.pop(i)[3]
+    i = next(i for i, t in enumerate(hand) if t[0] == e and t[1] < 0 and t[2] == allowed)
+    pools[e][card] -= 1
+    token = hand.pop(i)
+    if _feasible(hands, player, pools[e], e):
+        return token[3]
+    hand.insert(i, token)
+    pools[e][card] += 1
+    return None
+
+
+def _culprit(stack: list[tuple], q: int, needed: int, epochs: set[int]) -> int:
+    """Where to jump back to when seat q cannot explain a card of the ``needed`` kind (or kinds,
+    a bitmask given as ``-mask - 1``) from its tokens of ``epochs``: the latest choice that used
+    up such a card from one of those epochs, or where q itself kept tokens of those epochs
+    rather than others; failing both, simply the latest choice."""
+    for s in range(len(stack) - 1, -1, -1):
+        _, _, card, chosen, options, who = stack[s]
+        if chosen[0] >= 0:
+            continue
+        kind_needed = card == needed if needed >= 0 else (-needed - 1) >> card & 1
+        if kind_needed and chosen[1] in epochs:
+            return s
+        if who == q and chosen[1] not in epochs and any(o[1] in epochs for o in options):
+            return s
+    return len(stack) - 1
+
+
+def _snapshot(hands, pools):
+    return [[t[:] for t in h] for h in hands], [p[:] for p in pools]
+
+
+def _restore(snapshot):
+    hands, pools = snapshot
+    return [[t[:] for t in h] for h in hands], [p[:] for p in pools]
+
+
+def _constrain(hands, q: int, player: int, allowed: int, pools):
+    """A forced discard: every card left in seat q's hand was of an unplayable kind. Returns
+    None if that still fits, else what a repair needs: (``-allowed - 1``, epochs involved)."""
+    epochs = set()
+    for token in hands[q]:
+        if token[1] >= 0:
+            if not allowed >> token[1] & 1:
+                return (-allowed - 1, set())
+        else:
+            token[2] &= allowed
+            epochs.add(token[0])
+    if all(_feasible(hands, player, pools[e], e) for e in epochs):
+        return None
+    return (-allowed - 1, epochs)
+
+
+def _feasible(hands, player: int, pool: list[int], epoch: int) -> bool:
+    """Hall's condition: the unknown tokens of ``epoch`` can all get a card of their allowed
+    kinds from ``pool`` (tokens are grouped by their allowed set; there are few groups)."""
+    groups: dict[int, int] = {}
+    for q, hand in enumerate(hands):
+        if q != player:
+            for e, k, allowed, _ in hand:
+                if e == epoch and k < 0:
+                    groups[allowed] = groups.get(allowed, 0) + 1
+    if len(groups) == 1 and ALL_KINDS in groups:
+        return groups[ALL_KINDS] <= sum(pool)
+    return _hall(groups, pool)
+
+
+def _hall(groups: dict[int, int], pool: list[int]) -> bool:
+    items = list(groups.items())
+    for subset in range(1, 1 << len(items)):
+        union = 0
+        need = 0
+        for i, (mask, count) in enumerate(items):
+            if subset >> i & 1:
+                union |= mask
+                need += count
+        have = sum(pool[k] for k in range(NUM_KINDS) if union >> k & 1)
+        if need > have:
+            return False
+    return True
+
+
+def _complete(state, player, hands, pools, epoch, rng, consumed):
+    """Give the still unknown tokens cards left in their epochs (within their allowed kinds);
+    what is left of the current epoch is the draw pile."""
+    unknown: dict[int, list[list[int]]] = {}
+    for q, hand in enumerate(hands):
+        if q != player:
+            for token in hand:
+                if token[1] < 0:
+                    unknown.setdefault(token[0], []).append(token)
+    draw: list[int] = []
+    for e, pool in enumerate(pools):
+        tokens = unknown.get(e, [])
+        spare = sum(pool) - len(tokens)
+        if spare < 0 or (e < epoch and spare):
+            raise RuntimeError(f"sitting_ducks determinize: epoch {e} does not add up")
+        # Most constrained first; each choice keeps the rest satisfiable (Hall's condition).
+        tokens.sort(key=lambda t: bin(t[2]).count("1"))
+        for i, token in enumerate(tokens):
+            rest: dict[int, int] = {}
+            for t in tokens[i + 1 :]:
+                rest[t[2]] = rest.get(t[2], 0) + 1
+            kinds = [k for k in range(NUM_KINDS) if token[2] >> k & 1 and pool[k] > 0]
+            for k in rng.weighted_order(kinds, [pool[k] for k in kinds]):
+                pool[k] -= 1
+                if _hall(rest, pool):
+                    token[1] = k
+                    break
+                pool[k] += 1
+            else:
+                return None
+        if e == epoch:
+            draw = [k for k in range(NUM_KINDS) for _ in range(pool[k])]
+            draw = [draw[i] for i in rng.generator.permutation(len(draw))]
+    if len(draw) != len(state.draw):
+        raise RuntimeError("sitting_ducks determinize: the draw pile does not add up")
+    out = [[token[1] for token in hand] for hand in hands]
+    out[player] = state.hands[player][:]
+    # The witness history: the card behind every token (draw at entry j, or initial -2-3q-i).
+    witness = dict(c for c in consumed if c is not None)
+    for hand in hands:
+        for token in hand:
+            witness[token[3]] = token[1]
+    return out, draw, witness
