@@ -16,6 +16,7 @@ from cardzoo.agents.base import Agent, RandomAgent
 HEURISTICS: dict[str, str] = {
     "cubirds": "cardzoo.agents.cubirds_heuristic:CubirdsHeuristic",
     "beasty_bar": "cardzoo.agents.beasty_bar_heuristic:BeastyBarHeuristic",
+    "odins_ravens": "cardzoo.agents.odins_ravens_heuristic:OdinsRavensHeuristic",
 }
 
 AGENT_KINDS = ("random", "heuristic", "ppo:PATH", "ppo-sample:PATH")

@@ -39,11 +39,23 @@ TURN_BITS = 16  # turns are written in binary (int8 cannot hold 2000)
 MAX_POINTS = TARGET_SCORE - 1 + MAX_TRACK + 3  # the highest total a game can end with
 
 
+#: The 8 bits of a byte as 8 bytes of 0/1, bit 0 first.
+_BYTE_BITS = tuple(bytes(v >> i & 1 for i in range(8)) for v in range(256))
+#: One-hot land type as 5 bytes.
+_ONE_HOT = tuple(bytes(int(i == t) for i in range(NUM_TYPES)) for t in range(NUM_TYPES))
+_KIND_HOT = tuple(bytes(int(i == k) for i in range(NUM_KINDS)) for k in range(NUM_KINDS))
+_CODES = range(NUM_TYPES * NUM_TYPES)
+_KINDS = range(NUM_KINDS)
+
+
 def _bits(buf: bytearray, at: int, value: int) -> None:
     value = min(value, (1 << TURN_BITS) - 1)
-    for i in range(TURN_BITS):
-        if value >> i & 1:
-            buf[at + i] = 1
+    buf[at : at + 8] = _BYTE_BITS[value & 255]
+    buf[at + 8 : at + 16] = _BYTE_BITS[value >> 8]
+
+
+def _one_hot_path(path: list[int]) -> bytes:
+    return b"".join([_ONE_HOT[t] for t in path])
 
 
 class OdinsRavensEncoder(Encoder):
@@ -159,12 +171,9 @@ class OdinsRavensEncoder(Encoder):
         buf[self._length] = L
         at = self._present
         buf[at : at + L] = b"\x01" * L
-        at, bt = self._mine, self._theirs
-        for k in range(L):
-            buf[at + mine[k]] = 1
-            buf[bt + theirs[k]] = 1
-            at += NUM_TYPES
-            bt += NUM_TYPES
+        at, bt, width = self._mine, self._theirs, NUM_TYPES * L
+        buf[at : at + width] = _one_hot_path(mine)
+        buf[bt : bt + width] = _one_hot_path(theirs)
         buf[self._ravens + state.pos[me] + 1] = 1
         buf[self._ravens + MAX_TRACK + 2 + state.pos[opp]] = 1
         if state.stone_card >= 0:
@@ -176,20 +185,17 @@ class OdinsRavensEncoder(Encoder):
         hand = state.hands[me]
         buf[self._hand : self._hand + NUM_KINDS] = bytes(hand)
         aux = state.aux[me]
-        at = self._aux
-        for i in range(len(aux) - 1, -1, -1):  # top first
-            buf[at + aux[i]] = 1
-            at += NUM_KINDS
+        if aux:
+            at = self._aux
+            buf[at : at + NUM_KINDS * len(aux)] = b"".join([_KIND_HOT[k] for k in reversed(aux)])
         buf[self._placed] = state.rearranged
-        draw = self._my_draw
-        for k in state.draws[me]:
-            buf[draw + k] += 1
+        pile = state.draws[me]
+        buf[self._my_draw : self._my_draw + NUM_KINDS] = bytes([pile.count(k) for k in _KINDS])
         # the opponent's unseen cards: its deck minus its face-up discards and Magic Way row
         unseen = self._unseen
         full = self._full
         discard = state.discards[opp]
-        for k in range(NUM_KINDS):
-            buf[unseen + k] = full[k] - discard[k]
+        buf[unseen : unseen + NUM_KINDS] = bytes([f - d for f, d in zip(full, discard)])
         for k in state.magic_way_rows[opp]:
             buf[unseen + k] -= 1
         at = self._discard
@@ -214,8 +220,10 @@ class OdinsRavensEncoder(Encoder):
         deck = state.land_deck
         buf[self._lsize] = len(deck)
         lc = self._lcounts
-        for c in deck:
-            buf[lc + CODE_PAIR[c]] += 1
+        for c in _CODES:
+            n = deck.count(c)
+            if n:
+                buf[lc + CODE_PAIR[c]] += n
         at = self._lknown
         for i in range(state.land_known - 1, -1, -1):  # draw order: the highest index first
             buf[at] = CODE_PAIR[deck[i]] + 1

@@ -918,9 +918,23 @@ class State(GameState):
                 ids.append(FLY)
             if top == t:
                 ids.append(FLY + 1)
-            for move in range(JOKER, ENTRY2):
-                if self._payable(p, t, PAYMENTS[move]):
-                    ids.append(move)
+            hand_left = MAX_FROM_HAND - self.used_hand
+            second = ax[-2] if len(ax) >= 2 and aux_left >= 2 else -1
+            # Strict jokers (§13 option): no t left in hand, no t on top, not a pair of t.
+            strict = self.config.joker_requires_no_match
+            if strict and (h[t] or (ax and ax[-1] == t)):
+                pass
+            else:
+                for j in range(NUM_TYPES):
+                    if strict and j == t:
+                        continue
+                    base = JOKER + 3 * j
+                    if hand_left >= 2 and h[j] >= 2:
+                        ids.append(base)
+                    if top == j and hand_left and h[j]:
+                        ids.append(base + 1)
+                    if top == j and second == j:
+                        ids.append(base + 2)
         else:
             for move in range(ENTRY2, MAGIC_WAY):
                 if self._payable(p, t, PAYMENTS[move]):

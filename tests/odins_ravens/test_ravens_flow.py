@@ -22,6 +22,7 @@ from cardzoo.envs.odins_ravens import (
 )
 from cardzoo.envs.odins_ravens.data import HAND_SIZE, MAGIC_WAY_CARDS, NUM_KINDS, START_TRACK
 from cardzoo.envs.odins_ravens.game import EXTEND, ORIENT, PLAY
+from cardzoo.envs.odins_ravens.moves import PAYMENTS
 from ravens_helpers import full_land_deck, ok, position
 
 F, M, P, S, W = range(5)
@@ -306,6 +307,13 @@ def test_random_games_keep_every_card_in_exactly_one_place(cfg):
         while not s.terminal and not s.truncated:
             ids = s.legal_move_ids()
             assert ids and ids == sorted(ids) and ids == [a for a in range(264) if s.is_legal(a)]
+            if s.phase == PLAY:  # the fast joker test agrees with the general payment rule
+                p = s.current_player
+                t = s.paths[p][s.pos[p] + 1]
+                stone = s.stone_card == s.pos[p] + 1 and s.stone_path == p
+                payable = [m for m in range(11, 26) if s._payable(p, t, PAYMENTS[m])]
+                jokers = [] if stone else payable
+                assert [m for m in ids if 11 <= m < 26] == jokers
             s.apply(ids[rng.randrange(len(ids))])
             steps += 1
             assert [sum(c) for c in zip(*s.census().values())] == totals
