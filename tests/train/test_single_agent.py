@@ -171,3 +171,17 @@ def test_bad_arguments_are_clear():
         SingleAgentEnv("beasty_bar", reward="score")
     with pytest.raises(TypeError, match="opponents"):
         SingleAgentEnv("beasty_bar", opponents=3)
+
+
+def test_maskable_ppo_trains_on_the_gymnasium_view():
+    # The README's example, with a tiny budget: SB3 finds the masks through action_masks().
+    sb3_contrib = pytest.importorskip("sb3_contrib")
+    import cardzoo.train  # noqa: F401
+
+    env = gymnasium.make("cardzoo/BeastyBar-v0", opponents="heuristic", num_players=2)
+    model = sb3_contrib.MaskablePPO("MultiInputPolicy", env, n_steps=64, batch_size=64)
+    model.learn(128)
+    obs, _ = env.reset(seed=0)
+    action, _ = model.predict(obs, action_masks=env.unwrapped.action_masks(), deterministic=True)
+    assert obs["action_mask"][int(action)] == 1
+    env.step(action)
