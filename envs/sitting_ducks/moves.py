@@ -57,12 +57,28 @@ from cardzoo.envs.sitting_ducks.data import (
 )
 
 
+# Moves of different types must never compare equal (plain tuples would: Place(3) == Discard(3)),
+# so that each has its own entry in MOVE_INDEX.
+def _eq(self, other: object) -> bool:
+    return type(self) is type(other) and tuple.__eq__(self, other)
+
+
+def _ne(self, other: object) -> bool:
+    return not _eq(self, other)
+
+
+def _hash(self) -> int:
+    return hash((type(self).__name__, *self))
+
+
 class Play(NamedTuple):
     """Play a card of kind ``card``; ``slot`` and ``other`` are its choices (see the table)."""
 
     card: int
     slot: int | None = None
     other: int | None = None
+
+    __eq__, __ne__, __hash__ = _eq, _ne, _hash
 
     def __str__(self) -> str:
         name = CARD_NAMES[self.card]
@@ -99,6 +115,8 @@ class Place(NamedTuple):
 
     slot: int
 
+    __eq__, __ne__, __hash__ = _eq, _ne, _hash
+
     def __str__(self) -> str:
         return f"new order: the unit in slot {self.slot} goes next"
 
@@ -107,6 +125,8 @@ class Discard(NamedTuple):
     """The forced discard (§5.3) of a card of kind ``card``."""
 
     card: int
+
+    __eq__, __ne__, __hash__ = _eq, _ne, _hash
 
     def __str__(self) -> str:
         return f"discard {CARD_NAMES[self.card]} (no card playable)"
