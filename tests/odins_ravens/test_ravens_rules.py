@@ -341,6 +341,15 @@ def test_stone_entry_two_pairs_of_the_same_type():
     assert s.pos[0] == 0 and s.stone_card == -1
 
 
+def test_joker_hand_and_aux_limits():
+    s = position("MFPSWFPSW", hands=[["S", "S", "F"], []], aux=[["S", "S"], []], used=(2, 0))
+    assert not ok(s, Joker(S, 0)) and ok(s, Joker(S, 1)) and ok(s, Joker(S, 2))
+    s = position("MFPSWFPSW", hands=[["S", "S", "F"], []], aux=[["S", "S"], []], used=(0, 2))
+    assert ok(s, Joker(S, 0)) and ok(s, Joker(S, 1)) and not ok(s, Joker(S, 2))
+    s = position("MFPSWFPSW", hands=[["S", "S", "F"], []], aux=[["S", "S"], []], used=(3, 3))
+    assert not any(isinstance(m, Joker) for m in s.legal_moves())
+
+
 def test_stone_entry_hand_and_aux_limits():
     s = position("MFPSWFPSW", stone=(0, 0), hands=[["M", "F", "F"], []], used=(1, 0))
     assert not ok(s, StoneEntry((F,), 0)), "3 more hand cards after 1 used is 4"
