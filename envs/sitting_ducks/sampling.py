@@ -9,15 +9,22 @@ only for p's own draws, which p saw).
 The replay walks that log from p's side with *tokens*: a card in another player's hand is a token
 knowing only the pile ("epoch") it came from: the initial deck, or the draw pile made by the
 k-th reshuffle. When the player plays a card, one of their tokens whose epoch still holds such a
-card becomes it; a forced discard binds all of that hand's tokens to card kinds unplayable at
-that moment. At the end the tokens still unknown receive the remaining cards of their epoch at
-random, and what is left of the current epoch forms the draw pile. Every sample is therefore a
-world in which the whole public history could have happened. A dead end (a random choice that
-later leaves a played card unexplained) restarts the replay; the true world always exists, so
-restarts end quickly in practice.
+card becomes it; a forced discard restricts that hand's remaining tokens to the kinds that were
+unplayable then (Hall's condition keeps every epoch's restricted tokens satisfiable). At the end
+the still unknown tokens receive the remaining cards of their epochs at random, and what is left
+of the current epoch forms the draw pile. Every sample is therefore a world in which the whole
+public history could have happened (``tests/sitting_ducks/ducks_witness.py`` checks the history
+behind each sample).
+
+Which token a played card was is a choice; a wrong one can leave a later play unexplained (the
+epoch ran out of that kind). Such dead ends are repaired by jumping back to a choice that used up
+the missing kind from those epochs, or where a seat kept tokens of those epochs instead of others,
+and by steering later choices away from the shortage; after ``MAX_JUMPS`` jumps a replay restarts.
+In random games at six players about one call in several thousand exhausts ``ATTEMPTS`` replays;
+``State.determinize`` then keeps the true hands (a consistent world, but not a resampled one).
 
 In hidden mode the others' colours are drawn first, uniformly among the assignments that agree
-with the colours each seat's own-duck cards showed (``State.colour_evidence``).
+with the colours each seat's own-duck cards and forced discards showed (``State.colour_evidence``).
 """
 
 from __future__ import annotations
@@ -72,9 +79,10 @@ def resample_hidden(
     choices = colour_assignments(state, player)
     entries, pools, epochs = _prepare(state, player)
     stream = _Stream(rng)
+    avoid: dict[tuple[int, int], int] = {}  # (epoch, kind) -> dead ends it caused
     for _ in range(attempts):
         owners = choices[int(rng.integers(len(choices)))]
-        result = _replay(state, player, owners, entries, pools, epochs, stream)
+        result = _replay(state, player, owners, entries, pools, epochs, stream, avoid)
         if result is not None:
             hands, draw, witness = result
             return (owners, hands, draw, witness) if with_witness else (owners, hands, draw)
@@ -110,6 +118,11 @@ class _Stream:
         self.generator = generator
         self._buf: list[float] = []
 
+    def uniform(self) -> float:
+        if not self._buf:
+            self._buf = self.generator.random(256).tolist()
+        return self._buf.pop()
+
     def weighted_order(self, items: list, weights: list[float]) -> list:
         """``items`` in a random order, each next one drawn with probability proportional to
         its weight among those left (Efraimidis-Spirakis keys); zero weights go last."""
@@ -127,7 +140,7 @@ class _Stream:
 MAX_JUMPS = 200
 
 
-def _replay(state, player, owners, entries, pools0, epochs, rng):
+def _replay(state, player, owners, entries, pools0, epochs, rng, avoid):
     """One replay of the log (see the module docstring); None at a dead end it cannot repair.
 
     Choice points (a played card several of the player's tokens could have been) are kept with a
@@ -148,7 +161,9 @@ def _replay(state, player, owners, entries, pools0, epochs, rng):
         for c, q in enumerate(owners):
             key[q] = c  # forced-discard masks are stored per colour
     stack: list[tuple] = []  # (entry, snapshot, card, chosen option, untried options, seat)
-    consumed: list[tuple[int, int] | None] = [None] * len(entries)  # (token id, card) per entry
+    # Per entry: (token id, card) of the play, and the epoch the card was taken from.
+    consumed: list[tuple[int, int] | None] = [None] * len(entries)
+    taken_from = [-1] * len(entries)
     retry: tuple | None = None
     jumps = 0
     j = 0
@@ -163,7 +178,7 @@ def _replay(state, player, owners, entries, pools0, epochs, rng):
                 snapshot, options = retry
                 retry = None
             else:
-                options = _options(hand, card, pools, rng)
+                options = _options(hand, card, pools, rng, avoid)
                 snapshot = _snapshot(hands, pools) if len(options) > 1 else None
             chosen = None
             while options:
@@ -172,10 +187,13 @@ def _replay(state, player, owners, entries, pools0, epochs, rng):
                 if tid is not None:
                     chosen = option
                     consumed[j] = (tid, card)
+                    taken_from[j] = option[1]
                     break
             if chosen is None:
                 epochs_needed = {t[0] for t in hand if t[1] < 0 and t[2] >> card & 1}
                 failure = (card, epochs_needed)
+                for e in epochs_needed:  # steer later choices away from this shortage
+                    avoid[(e, card)] = avoid.get((e, card), 0) + 1
             else:
                 if options:
                     stack.append((j, snapshot, card, chosen, options, q))
@@ -187,7 +205,14 @@ def _replay(state, player, owners, entries, pools0, epochs, rng):
             jumps += 1
             if not stack or jumps > MAX_JUMPS:
                 return None
-            del stack[_culprit(stack, q, *failure) + 1 :]
+            needed, where = failure
+            # Seats whose plays of a needed kind took it from one of those epochs: their
+            # choices of which tokens to keep share the blame.
+            blamed = {q}
+            for i in range(j):
+                if taken_from[i] in where and _matches(entries[i][1], needed):
+                    blamed.add(entries[i][0])
+            del stack[_culprit(stack, blamed, needed, where, rng) + 1 :]
             j, snapshot, _, _, options, _ = stack.pop()
             hands, pools = _restore(snapshot)
             retry = (snapshot, options)
@@ -198,7 +223,7 @@ def _replay(state, player, owners, entries, pools0, epochs, rng):
     return _complete(state, player, hands, pools, epochs[-1], rng, consumed)
 
 
-def _options(hand: list[list[int]], card: int, pools, rng) -> list[tuple[int, int, int]]:
+def _options(hand: list[list[int]], card: int, pools, rng, avoid) -> list[tuple[int, int, int]]:
     """The distinct kinds of token that can have been ``card``: ``(card, -1, 0)`` for a token
     known to be one, ``(-1, epoch, allowed)`` for an unknown one; in a random order weighted by
     the share of such cards among the unattributed cards of the token's epoch."""
@@ -213,7 +238,12 @@ def _options(hand: list[list[int]], card: int, pools, rng) -> list[tuple[int, in
         if option not in options:
             options.append(option)
     if len(options) > 1:
-        weights = [1.0 if o[0] >= 0 else pools[o[1]][card] / sum(pools[o[1]]) for o in options]
+        weights = [
+            1.0
+            if o[0] >= 0
+            else pools[o[1]][card] / sum(pools[o[1]]) * 0.05 ** avoid.get((o[1], card), 0)
+            for o in options
+        ]
         options = rng.weighted_order(options, weights)
     return options
 
@@ -237,21 +267,28 @@ def _apply(hands, q: int, player: int, card: int, pools, option) -> int | None:
     return None
 
 
-def _culprit(stack: list[tuple], q: int, needed: int, epochs: set[int]) -> int:
-    """Where to jump back to when seat q cannot explain a card of the ``needed`` kind (or kinds,
-    a bitmask given as ``-mask - 1``) from its tokens of ``epochs``: the latest choice that used
-    up such a card from one of those epochs, or where q itself kept tokens of those epochs
-    rather than others; failing both, simply the latest choice."""
-    for s in range(len(stack) - 1, -1, -1):
+def _matches(card: int, needed: int) -> bool:
+    """Whether ``card`` is the needed kind (or one of the kinds, a bitmask given as -mask - 1)."""
+    return card == needed if needed >= 0 else bool((-needed - 1) >> card & 1)
+
+
+def _culprit(stack: list[tuple], blamed: set[int], needed: int, epochs: set[int], rng) -> int:
+    """Where to jump back to when a card of the ``needed`` kind cannot be explained from tokens
+    of ``epochs``: a choice that used up such a card from one of those epochs, or where a
+    ``blamed`` seat kept tokens of those epochs rather than others (one of them at random: the
+    latest is often not the one to change); failing both, simply the latest choice."""
+    candidates = []
+    for s in range(len(stack)):
         _, _, card, chosen, options, who = stack[s]
         if chosen[0] >= 0:
             continue
-        kind_needed = card == needed if needed >= 0 else (-needed - 1) >> card & 1
-        if kind_needed and chosen[1] in epochs:
-            return s
-        if who == q and chosen[1] not in epochs and any(o[1] in epochs for o in options):
-            return s
-    return len(stack) - 1
+        if (chosen[1] in epochs and _matches(card, needed)) or (
+            who in blamed and chosen[1] not in epochs and any(o[1] in epochs for o in options)
+        ):
+            candidates.append(s)
+    if not candidates:
+        return len(stack) - 1
+    return candidates[int(rng.uniform() * len(candidates))]
 
 
 def _snapshot(hands, pools):
