@@ -42,7 +42,7 @@ train-deps: $(VENV)/.installed
 	$(PY) -m pip install --quiet -e '.[dev,train]'
 
 ## a short self-play run on Beasty Bar 2p; ends with its evaluation table and learning-curve plot
-TRAIN_STEPS ?= 1000000
+TRAIN_STEPS ?= 500000
 train-demo: $(VENV)/.installed
 	rm -rf runs/demo-beasty_bar
 	$(VENV)/bin/cardzoo train beasty_bar --timesteps $(TRAIN_STEPS) --eval-every 250000 \
