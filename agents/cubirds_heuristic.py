@@ -147,7 +147,7 @@ class _Context:
         # Cards whose place this player cannot see.
         unseen = list(CARD_COUNTS)
         for s in SPECIES:
-            unseen[s] -= view.hand[s] + view.discard_public[s]
+            unseen[s] -= view.hand[s] + view.discard_known[s]
             for q in range(n):
                 unseen[s] -= view.collections[q][s]
                 if q != me:

@@ -1,19 +1,24 @@
-"""Cubirds encoder: a player's view as a fixed-size float32 vector of named pieces.
+"""Cubirds encoder: a player's view as a fixed-size int8 vector of named pieces.
 
 Seats are relative: index 0 of every per-seat piece is the observer, then the others in turn order.
 Values are raw card counts stored as int8 (all fit: the deck has 110 cards); each piece's upper
 bound is in the observation space. The count of cards a player cannot locate is not a piece of its
 own: it is a linear function of the pieces (deck counts minus everything visible).
-The size depends only on the player count N: ``277 + 18 N`` (see :meth:`CubirdsEncoder.describe`).
+The size depends only on the player count N: ``286 + 26 N`` (see :meth:`CubirdsEncoder.describe`).
 
 Rows are stored as blocks: thanks to the contiguous-block invariant (rules spec §4.1) a row is a
 sequence of at most 8 single-species blocks, so ``rows[r, b, s]`` = size of the ``b``-th block from
 the left of row ``r`` if that block is species ``s``, else 0. This keeps order (which decides
 captures) and counts in one piece.
 
-Everything here is a function of ``State.view(player)`` (checked by the conformance suite, which
-resamples all hidden cards and requires the same vector); for speed it reads the same fields off the
-state directly instead of building the view.
+``phase`` is all zeros for everyone but the player to act: which decision is pending (lay, draw,
+flock) is that player's business only (rules spec §4.2, §9).
+
+Everything here is a function of ``State.view(player)`` (checked piece by piece by the Cubirds
+encoder tests, and by the conformance suite, which resamples all hidden cards and requires the same
+vector); for speed it reads the same fields off the state directly instead of building the view.
+
+The global state (PettingZoo ``state()``, for centralised critics) shows everything, seats absolute.
 """
 
 from __future__ import annotations
@@ -31,43 +36,67 @@ from cardzoo.envs.cubirds.game import (
 )
 
 _MAX_SPECIES = max(CARD_COUNTS)
+_ROW_SIZE = NUM_SPECIES * NUM_SPECIES
 
 
 class CubirdsEncoder(Encoder):
-    """The default Cubirds encoder (``"default"``, version 1): int8 card counts."""
+    """The default Cubirds encoder (``"default"``, version 2): int8 card counts."""
 
     game = "cubirds"
     name = "default"
-    version = "1"
+    version = "2"
     dtype = np.int8
 
     def __init__(self, config: Config) -> None:
         super().__init__(config, MOVES, MOVE_INDEX)
         n = self.num_players
         s = NUM_SPECIES
-        self._phase = self.piece("phase", 3, 1, "one-hot decision to make: lay, draw, flock")
-        self._to_act = self.piece("to_act", n, 1, "one-hot relative seat of the player to act")
-        self._hand = self.piece("my_hand", s, _MAX_SPECIES, "cards of each species in my hand")
-        self._sizes = self.piece("hand_sizes", n, TOTAL_CARDS, "hand size of each seat")
-        self._known = self.piece(
+        piece = self.piece
+        self._phase = piece(
+            "phase", 3, 1, "one-hot decision I must make: lay, draw, flock (zeros if not my turn)"
+        )
+        self._to_act = piece("to_act", n, 1, "one-hot relative seat of the player to act")
+        self._hand = piece("my_hand", s, _MAX_SPECIES, "cards of each species in my hand")
+        self._sizes = piece("hand_sizes", n, TOTAL_CARDS, "hand size of each seat")
+        self._known = piece(
             "known_hands", (n, s), _MAX_SPECIES, "cards publicly known to be in each hand"
         )
-        self._coll = self.piece("collections", (n, s), _MAX_SPECIES, "each seat's collection")
-        self._rows = self.piece(
+        self._exact = piece(
+            "exact", (n, s), 1, "1: the seat holds exactly its known cards of the species"
+        )
+        self._coll = piece("collections", (n, s), _MAX_SPECIES, "each seat's collection")
+        self._rows = piece(
             "rows",
             (NUM_ROWS, s, s),
             _MAX_SPECIES,
             "rows[r,b,s]: size of block b of row r if species s",
         )
-        self._draw = self.piece("draw_size", 1, TOTAL_CARDS, "cards in the draw pile")
-        self._disc = self.piece("discard_size", 1, TOTAL_CARDS, "cards in the discard pile")
-        self._seen = self.piece(
-            "discard_seen", s, _MAX_SPECIES, "discard-pile cards whose species was revealed"
+        self._draw = piece("draw_size", 1, TOTAL_CARDS, "cards in the draw pile")
+        self._pool = piece(
+            "draw_pool", s, _MAX_SPECIES, "known cards of the draw pile and of those drawn unseen"
+        )
+        self._pool_unknown = piece(
+            "draw_pool_unknown", 1, TOTAL_CARDS, "further such cards of a species unknown to me"
+        )
+        self._disc = piece("discard_size", 1, TOTAL_CARDS, "cards in the discard pile")
+        self._seen = piece(
+            "discard_seen", s, _MAX_SPECIES, "discard-pile cards I know the species of"
         )
         # Write offsets of each seat's per-seat entries, by observer (no modulo on the hot path).
         self._seat_offsets = [[((q - p) % n) for q in range(n)] for p in range(n)]
         self._row_cache: dict[tuple[int, ...], bytes] = {}
         self._lay_masks: dict[bytes, bytes] = {}
+
+        sp = self.state_piece
+        self._s_phase = sp("phase", 3, 1, "one-hot decision pending: lay, draw, flock")
+        self._s_to_act = sp("to_act", n, 1, "one-hot seat of the player to act")
+        self._s_hands = sp("hands", (n, s), _MAX_SPECIES, "every hand, seat 0 first")
+        self._s_known = sp("known_hands", (n, s), _MAX_SPECIES, "publicly known cards per hand")
+        self._s_exact = sp("exact", (n, s), 1, "1: the seat holds exactly its known cards")
+        self._s_coll = sp("collections", (n, s), _MAX_SPECIES, "each seat's collection")
+        self._s_rows = sp("rows", (NUM_ROWS, s, s), _MAX_SPECIES, "as in the observation")
+        self._s_draw = sp("draw_pile", s, _MAX_SPECIES, "cards of each species in the draw pile")
+        self._s_disc = sp("discard_pile", s, _MAX_SPECIES, "cards of each species in the discard")
 
     def mask(self, state: State) -> np.ndarray:
         # In the lay phase the legal lays depend only on which species are in hand: 256 masks.
@@ -81,21 +110,50 @@ class CubirdsEncoder(Encoder):
 
     def encode_into(self, state: State, player: int, buf: bytearray) -> None:
         # Count pieces are copied as whole byte strings (one memcpy each) rather than per entry.
-        phase = state.phase
-        if phase < 3:
-            buf[self._phase + phase] = 1
-            buf[self._to_act + self._seat_offsets[player][state.current_player]] = 1
+        current = state.current_player
+        if current >= 0:
+            if current == player:
+                buf[self._phase + state.phase] = 1
+            buf[self._to_act + self._seat_offsets[player][current]] = 1
         o = self._hand
         buf[o : o + NUM_SPECIES] = bytes(state.hands[player])
-        o_sizes, o_known, o_coll = self._sizes, self._known, self._coll
-        hand_sizes, known, collections = state.hand_sizes, state.known, state.collections
+        o_sizes, o_known, o_exact, o_coll = self._sizes, self._known, self._exact, self._coll
+        hand_sizes, known, exact = state.hand_sizes, state.known, state.exact
+        collections = state.collections
         for q, rel in enumerate(self._seat_offsets[player]):
             buf[o_sizes + rel] = hand_sizes[q]
-            o = o_known + rel * NUM_SPECIES
-            buf[o : o + NUM_SPECIES] = bytes(known[q])
-            o = o_coll + rel * NUM_SPECIES
-            buf[o : o + NUM_SPECIES] = bytes(collections[q])
-        o = self._rows
+            o = rel * NUM_SPECIES
+            buf[o_known + o : o_known + o + NUM_SPECIES] = bytes(known[q])
+            buf[o_exact + o : o_exact + o + NUM_SPECIES] = bytes(exact[q])
+            buf[o_coll + o : o_coll + o + NUM_SPECIES] = bytes(collections[q])
+        self._write_rows(state, buf, self._rows)
+        buf[self._draw] = len(state.draw)
+        o = self._pool
+        buf[o : o + NUM_SPECIES] = bytes(state.pool_lb[player])
+        buf[self._pool_unknown] = state.pool_unknown[player]
+        buf[self._disc] = state.discard_size
+        o = self._seen
+        buf[o : o + NUM_SPECIES] = bytes(state.discard_known[player])
+
+    def state_into(self, state: State, buf: bytearray) -> None:
+        current = state.current_player
+        if current >= 0:
+            buf[self._s_phase + state.phase] = 1
+            buf[self._s_to_act + current] = 1
+        for q in range(self.num_players):
+            o = q * NUM_SPECIES
+            buf[self._s_hands + o : self._s_hands + o + NUM_SPECIES] = bytes(state.hands[q])
+            buf[self._s_known + o : self._s_known + o + NUM_SPECIES] = bytes(state.known[q])
+            buf[self._s_exact + o : self._s_exact + o + NUM_SPECIES] = bytes(state.exact[q])
+            buf[self._s_coll + o : self._s_coll + o + NUM_SPECIES] = bytes(state.collections[q])
+        self._write_rows(state, buf, self._s_rows)
+        o = self._s_draw
+        for card in state.draw:
+            buf[o + card] += 1
+        o = self._s_disc
+        buf[o : o + NUM_SPECIES] = bytes(state.discard)
+
+    def _write_rows(self, state: State, buf: bytearray, o: int) -> None:
         cache = self._row_cache
         for row in state.rows:
             key = tuple(row)
@@ -106,13 +164,8 @@ class CubirdsEncoder(Encoder):
                     cache.clear()
             buf[o : o + _ROW_SIZE] = block
             o += _ROW_SIZE
-        buf[self._draw] = len(state.draw)
-        buf[self._disc] = state.discard_size
-        o = self._seen
-        buf[o : o + NUM_SPECIES] = bytes(state.discard_public)
 
 
-_ROW_SIZE = NUM_SPECIES * NUM_SPECIES
 _PRESENT = bytes([0] + [1] * 255)  # bytes.translate table: a count -> 1 if nonzero
 _ROW_CACHE_SIZE = 4096  # rows seen recently (a game shows a few hundred); bounds memory
 

@@ -1,7 +1,8 @@
 """Cubirds rules engine (Stefan Alexander, Catch Up Games 2018), 2-5 players.
 
-Implements ``../shared/rules/cubirds.md`` exactly; the section numbers below refer to it. No RL
-imports: a researcher can use :class:`State` alone for search or analysis.
+Implements the Cubirds rules as documented in ``docs/rules/cubirds.md``; the section numbers below
+(§) are those of the project's rules specification it was written from. No RL imports: a
+researcher can use :class:`State` alone for search or analysis.
 
 Representation (chosen for a fast hot path):
 
@@ -21,24 +22,35 @@ flock     ``Flock(species)`` with hand count >= small flock,     ``66 + species`
           or ``Flock(None)`` (pass)
 ========  =====================================================  =========================
 
-The draw phase exists only after a lay that captured nothing (§4.1). The flock phase is skipped
-when passing is the only choice (§4.2 allows it): the public record is the same as a voluntary
-pass, because no observation reveals whether a flock was possible.
+The draw phase exists only after a lay that captured nothing (§4.1). With ``flock_step="auto"``
+(default) the flock phase is skipped when passing is the only choice (§4.2); with ``"always"`` it is
+always asked. Either way the public record is that of a pass, and no view shows the phase to anyone
+but the player to act.
+
+What everyone knows beyond the table (§9), kept up to date on every move:
+
+- ``known[q]``: cards captured face up into seat ``q``'s hand and not laid or flocked since;
+- ``exact[q][s]``: 1 once ``q`` laid or flocked species ``s`` (all of them leave the hand), until
+  ``q`` next takes cards unseen: ``q`` then holds exactly ``known[q][s]`` of ``s``;
+- the draw pile's *pool*: when the pile's composition was last known (setup, a round end with the
+  hands shown, a reshuffle of a public discard pile) minus the cards seen leaving it since; the
+  cards drawn from it unseen are known only as a group. With ``reveal_round_end_discards=False``
+  each seat also remembers its own thrown-away hand, so the pool and the discard pile are known
+  per seat (``pool_lb``, ``pool_unknown``, ``discard_known``);
+- ``log``: the events that moved unseen cards, which :meth:`State.determinize` replays (see
+  :mod:`cardzoo.envs.cubirds.belief`).
 
 Decisions taken here where the rules spec leaves a detail open:
 
 - Rows, refills and deals draw from the top of the pack; the setup deal gives 8 cards to each
   player at a time, dealer first, and the round-end deal does the same (§3, §5).
-- With ``reveal_round_end_discards=False`` the discard-pile composition a player may see covers
-  only cards revealed by flocks (a player is not credited with remembering their own discarded
-  hand); the hidden part is resampled by :meth:`State.determinize`.
-- ``turn`` counts completed turns; a round-ending turn counts once.
+- ``turn`` counts completed turns; a round-ending turn counts once. ``move_count`` counts moves.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple, TypeVar
+from typing import ClassVar, NamedTuple, TypeVar
 
 import numpy as np
 from cardzoo.envs.core import (
@@ -50,6 +62,15 @@ from cardzoo.envs.core import (
     make_rng,
     normalize_config,
     resolve_first_player,
+)
+from cardzoo.envs.cubirds.belief import (
+    EV_BATCH,
+    EV_CLOSE,
+    EV_PUBLIC,
+    EV_RESHUFFLE,
+    EV_ROUND_END,
+    EV_SOURCE,
+    sample_hidden,
 )
 from cardzoo.envs.cubirds.data import (
     BIG_FLOCK,
@@ -82,6 +103,7 @@ class Config:
     draw_after_empty_hand: bool = False
     midturn_exhaustion: str = "end_game"
     reveal_round_end_discards: bool = True
+    flock_step: str = "auto"
     max_turns: int = 1000
 
     def __post_init__(self) -> None:
@@ -91,6 +113,7 @@ class Config:
         check_option("draw_after_empty_hand", self.draw_after_empty_hand, [False, True])
         check_option("midturn_exhaustion", self.midturn_exhaustion, ["end_game", "partial"])
         check_option("reveal_round_end_discards", self.reveal_round_end_discards, [True, False])
+        check_option("flock_step", self.flock_step, ["auto", "always"])
         check_int_range("max_turns", self.max_turns, 1)
 
 
@@ -208,25 +231,35 @@ def move_from_id(move_id: int) -> Move:
 class View:
     """Everything one player may see (rules spec §9), and nothing else.
 
-    ``known_hands[q][s]`` counts cards of species ``s`` that are publicly known to be in seat
-    ``q``'s hand (captured face up and not laid or flocked since). ``discard_public`` counts the
-    discard-pile cards whose species everyone saw.
+    ``phase`` is the decision pending, shown only to the player who must make it (``None`` for
+    everyone else while the game goes on). ``known_hands[q][s]`` counts cards of species ``s``
+    publicly known to be in seat ``q``'s hand (captured face up and not laid or flocked since);
+    ``exact[q][s]`` is True when ``q`` holds exactly those (it laid or flocked ``s`` since it last
+    took unseen cards). ``draw_pool[s]``: cards of species ``s`` this player knows to be in the draw
+    pile or among the cards drawn from it unseen since its composition was last known;
+    ``draw_pool_unknown``: further such cards whose species this player does not know (0 unless
+    round-end discards are hidden). So ``sum(draw_pool) + draw_pool_unknown - draw_size`` cards
+    were drawn from the pool unseen. ``discard_known[s]``: discard-pile cards of species ``s`` this
+    player knows about.
     """
 
     player: int
     num_players: int
     current_player: int
-    phase: int
+    phase: int | None
     turn: int
     round: int
     hand: tuple[int, ...]
     hand_sizes: tuple[int, ...]
     known_hands: tuple[tuple[int, ...], ...]
+    exact: tuple[tuple[bool, ...], ...]
     collections: tuple[tuple[int, ...], ...]
     rows: tuple[tuple[int, ...], ...]
     draw_size: int
+    draw_pool: tuple[int, ...]
+    draw_pool_unknown: int
     discard_size: int
-    discard_public: tuple[int, ...]
+    discard_known: tuple[int, ...]
     terminal: bool
     winners: tuple[int, ...]
 
@@ -242,6 +275,7 @@ class State(GameState):
     MOVE_INDEX = MOVE_INDEX
     TITLE = "Cubirds"
     PHASE_NAMES = PHASE_NAMES
+    END_REASONS: ClassVar[tuple[str, ...]] = (END_WIN, END_FAILED_DEAL, END_EXHAUSTION)
 
     __slots__ = (
         "config",
@@ -250,16 +284,25 @@ class State(GameState):
         "hands",
         "hand_sizes",
         "known",
+        "exact",
         "collections",
         "rows",
         "draw",
         "discard",
         "discard_size",
         "discard_public",
+        "discard_known",
+        "src_known",
+        "src_size",
+        "taken_seen",
+        "pool_lb",
+        "pool_unknown",
+        "log",
         "current_player",
         "phase",
         "turn",
         "round",
+        "move_count",
         "terminal",
         "end_reason",
         "_winners",
@@ -271,26 +314,10 @@ class State(GameState):
         config = Config() if config is None else config
         if not isinstance(config, Config):
             raise TypeError(f"config must be a cubirds Config, got {type(config).__name__}")
-        n = config.num_players
-        self.config = config
-        self.num_players = n
-        self.rng = make_rng(seed)
-        self.hands = [[0] * NUM_SPECIES for _ in range(n)]
-        self.hand_sizes = [0] * n
-        self.known = [[0] * NUM_SPECIES for _ in range(n)]
-        self.collections = [[0] * NUM_SPECIES for _ in range(n)]
-        self.rows: list[list[int]] = [[] for _ in range(NUM_ROWS)]
-        self.discard = [0] * NUM_SPECIES
-        self.discard_size = 0
-        self.discard_public = [0] * NUM_SPECIES
-        self.phase = LAY_PHASE
-        self.turn = 0
-        self.round = 1
-        self.terminal = False
-        self.end_reason: str | None = None
-        self._winners: tuple[int, ...] = ()
+        self._blank(config, make_rng(seed))
 
         # §3 setup. The pack's top is its last element.
+        n = config.num_players
         rng = self.rng
         dealer = resolve_first_player(config.first_player, n, rng)
         pack = [s for s in range(NUM_SPECIES) for _ in range(CARD_COUNTS[s])]
@@ -306,15 +333,44 @@ class State(GameState):
         pack.extend(set_aside)
         rng.shuffle(pack)
         self.draw = pack
+        self._new_source()  # everyone knows the pack holds every card not in a row
         for i in range(n):
-            seat = (dealer + i) % n
-            hand = self.hands[seat]
-            for _ in range(HAND_SIZE):
-                hand[pack.pop()] += 1
-            self.hand_sizes[seat] = HAND_SIZE
+            self._draw_hidden((dealer + i) % n, HAND_SIZE)
         for i in range(n):
-            self.collections[(dealer + i) % n][pack.pop()] += 1
+            self.collections[(dealer + i) % n][self._draw_public()] += 1
         self.current_player = dealer
+
+    def _blank(self, config: Config, rng: np.random.Generator) -> None:
+        """Every field of an empty table (no cards anywhere)."""
+        n = config.num_players
+        self.config = config
+        self.num_players = n
+        self.rng = rng
+        self.hands = [[0] * NUM_SPECIES for _ in range(n)]
+        self.hand_sizes = [0] * n
+        self.known = [[0] * NUM_SPECIES for _ in range(n)]
+        self.exact = [[0] * NUM_SPECIES for _ in range(n)]
+        self.collections = [[0] * NUM_SPECIES for _ in range(n)]
+        self.rows: list[list[int]] = [[] for _ in range(NUM_ROWS)]
+        self.draw: list[int] = []
+        self.discard = [0] * NUM_SPECIES
+        self.discard_size = 0
+        self.discard_public = [0] * NUM_SPECIES
+        self.discard_known = [[0] * NUM_SPECIES for _ in range(n)]
+        self.src_known = [[0] * NUM_SPECIES for _ in range(n)]
+        self.src_size = 0
+        self.taken_seen = [0] * NUM_SPECIES
+        self.pool_lb = [[0] * NUM_SPECIES for _ in range(n)]
+        self.pool_unknown = [0] * n
+        self.log: list[tuple] = []
+        self.current_player = 0
+        self.phase = LAY_PHASE
+        self.turn = 0
+        self.round = 1
+        self.move_count = 0
+        self.terminal = False
+        self.end_reason: str | None = None
+        self._winners: tuple[int, ...] = ()
 
     # -- building hand-set positions (scenario tests, analysis) ---------------------------------
 
@@ -335,19 +391,18 @@ class State(GameState):
 
         Cards may be given as species ids or as the spec's letters (``"PPOM"``). ``draw`` is listed
         **top first**, as in the rules spec. The deck need not be complete (scenario tests use
-        partial decks), so :meth:`census` totals then differ from ``CARD_TOTALS``.
+        partial decks), so :meth:`census` totals then differ from ``CARD_TOTALS``. What players
+        know: the discard pile is public, and each hand is as if just dealt unseen from one pack
+        holding the draw pile and the hands.
         """
         config = Config() if config is None else config
         n = config.num_players
         state = cls.__new__(cls)
-        state.config = config
-        state.num_players = n
-        state.rng = make_rng(seed)
+        state._blank(config, make_rng(seed))
         state.hands = [_counts(h) for h in hands]
         if len(state.hands) != n:
             raise ValueError(f"hands: expected {n} hands, got {len(state.hands)}")
         state.hand_sizes = [sum(h) for h in state.hands]
-        state.known = [[0] * NUM_SPECIES for _ in range(n)]
         coll = collections if collections is not None else [[] for _ in range(n)]
         state.collections = [_counts(c) for c in coll]
         state.rows = [_cards(r) for r in rows]
@@ -356,14 +411,17 @@ class State(GameState):
         state.draw = _cards(draw)[::-1]
         state.discard = _counts(discard)
         state.discard_size = sum(state.discard)
-        state.discard_public = list(state.discard)
+        state.discard_public = state.discard[:]
+        state.discard_known = [state.discard[:] for _ in range(n)]
+        pack = _counts(state.draw)
+        for hand in state.hands:
+            for s in range(NUM_SPECIES):
+                pack[s] += hand[s]
+        state._new_source(pack)
+        for q, hand in enumerate(state.hands):
+            if any(hand):
+                state.log.append((EV_BATCH, q, tuple(hand)))
         state.current_player = current_player
-        state.phase = LAY_PHASE
-        state.turn = 0
-        state.round = 1
-        state.terminal = False
-        state.end_reason = None
-        state._winners = ()
         return state
 
     # -- the contract ---------------------------------------------------------------------------
@@ -405,6 +463,7 @@ class State(GameState):
 
     def apply_id(self, move_id: int) -> None:
         """Play a move id already known to be legal (the env checks its mask first)."""
+        self.move_count += 1
         if move_id < NUM_LAY_MOVES:
             self._lay(move_id >> 3, (move_id >> 1) & 3, move_id & 1)
         elif move_id == TAKE_DRAW:
@@ -421,8 +480,22 @@ class State(GameState):
         return self._winners
 
     def scores(self) -> tuple[float, ...]:
-        """Cards in each collection: the failed-deal tiebreak count (§7)."""
-        return tuple(float(sum(c)) for c in self.collections)
+        """Each seat's score: its collection size, except that a winner scores at least one more
+        than every loser.
+
+        A game without a win goes to the largest collections (§7), so there the winners already
+        score most. A player who wins outright (7 species or two triples) may hold fewer cards than
+        an opponent; their score is then raised to one more than the largest other collection, so
+        ``reward="score"`` never pays a winner less than a loser. Before the end (or after a
+        truncation) the scores are the collection sizes.
+        """
+        sizes = [float(sum(c)) for c in self.collections]
+        if self.end_reason == END_WIN:
+            w = self._winners[0]
+            best_other = max(size for q, size in enumerate(sizes) if q != w)
+            if sizes[w] <= best_other:
+                sizes[w] = best_other + 1.0
+        return tuple(sizes)
 
     def clone(self) -> State:
         """An independent copy, RNG included."""
@@ -433,16 +506,25 @@ class State(GameState):
         new.hands = [h[:] for h in self.hands]
         new.hand_sizes = self.hand_sizes[:]
         new.known = [k[:] for k in self.known]
+        new.exact = [e[:] for e in self.exact]
         new.collections = [c[:] for c in self.collections]
         new.rows = [r[:] for r in self.rows]
         new.draw = self.draw[:]
         new.discard = self.discard[:]
         new.discard_size = self.discard_size
         new.discard_public = self.discard_public[:]
+        new.discard_known = [d[:] for d in self.discard_known]
+        new.src_known = [k[:] for k in self.src_known]
+        new.src_size = self.src_size
+        new.taken_seen = self.taken_seen[:]
+        new.pool_lb = [p[:] for p in self.pool_lb]
+        new.pool_unknown = self.pool_unknown[:]
+        new.log = self.log[:]  # events are tuples: sharing them is safe
         new.current_player = self.current_player
         new.phase = self.phase
         new.turn = self.turn
         new.round = self.round
+        new.move_count = self.move_count
         new.terminal = self.terminal
         new.end_reason = self.end_reason
         new._winners = self._winners
@@ -451,55 +533,78 @@ class State(GameState):
     def view(self, player: int) -> View:
         """What ``player`` may see (§9)."""
         self._check_seat(player)
+        if self.terminal:
+            phase: int | None = GAME_OVER
+        else:
+            phase = self.phase if player == self.current_player else None
         return View(
             player=player,
             num_players=self.num_players,
             current_player=self.current_player,
-            phase=self.phase,
+            phase=phase,
             turn=self.turn,
             round=self.round,
             hand=tuple(self.hands[player]),
             hand_sizes=tuple(self.hand_sizes),
             known_hands=tuple(tuple(k) for k in self.known),
+            exact=tuple(tuple(bool(x) for x in e) for e in self.exact),
             collections=tuple(tuple(c) for c in self.collections),
             rows=tuple(tuple(r) for r in self.rows),
             draw_size=len(self.draw),
+            draw_pool=tuple(self.pool_lb[player]),
+            draw_pool_unknown=self.pool_unknown[player],
             discard_size=self.discard_size,
-            discard_public=tuple(self.discard_public),
+            discard_known=tuple(self.discard_known[player]),
             terminal=self.terminal,
             winners=self._winners,
         )
 
     def determinize(self, player: int, rng: np.random.Generator | int | None = None) -> State:
-        """A clone where everything ``player`` cannot see is resampled consistently with their view.
+        """A clone where everything ``player`` has not seen is resampled consistently with all it
+        has seen (not only its current view: every lay, flock and unseen draw of the game so far).
 
-        Resampled: the unknown part of every other hand, the hidden part of the discard pile, the
-        order and content of the draw pile, and the RNG (so future shuffles differ too).
+        Resampled: the hidden part of every other hand, the cards the others threw away face
+        down, the draw pile (content and order) and the RNG (so future shuffles differ too). Never
+        resampled: anything public or seen by ``player``. Each other hand's hidden cards are drawn
+        again from the pile they came from (the pool of a reshuffled public discard pile is never
+        mixed with older hidden cards), and a player never gets a card of a species it has laid
+        or flocked since its last unseen draw. See :mod:`cardzoo.envs.cubirds.belief`.
         """
         self._check_seat(player)
         rng = make_rng(rng)
+        sample = sample_hidden(self.log, player, self.num_players, rng)
         new = self.clone()
-        pool: list[int] = list(self.draw)
-        for q in range(self.num_players):
+        n = self.num_players
+        for q in range(n):
             if q == player:
                 continue
-            for s in range(NUM_SPECIES):
-                pool += [s] * (self.hands[q][s] - self.known[q][s])
-        for s in range(NUM_SPECIES):
-            pool += [s] * (self.discard[s] - self.discard_public[s])
-        rng.shuffle(pool)
-        for q in range(self.num_players):
-            if q == player:
-                continue
-            hand = self.known[q][:]
-            for _ in range(self.hand_sizes[q] - sum(hand)):
-                hand[pool.pop()] += 1
+            hand = [k + h for k, h in zip(self.known[q], sample.hidden[q])]
+            if sum(hand) != self.hand_sizes[q]:
+                raise AssertionError(f"resampled hand of seat {q} has the wrong size: {hand}")
             new.hands[q] = hand
-        discard = self.discard_public[:]
-        for _ in range(self.discard_size - sum(discard)):
-            discard[pool.pop()] += 1
-        new.discard = discard
-        new.draw = pool
+            new.discard_known[q] = [
+                p + o for p, o in zip(self.discard_public, sample.discard_own[q])
+            ]
+            # The source's public part is what ``player`` knows of it minus its own cards.
+            new.src_known[q] = [
+                k - mine + o
+                for k, mine, o in zip(
+                    self.src_known[player], sample.source_own[player], sample.source_own[q]
+                )
+            ]
+            new._refresh_pool(q)
+        draw = [s for s in range(NUM_SPECIES) for _ in range(sample.draw[s])]
+        rng.shuffle(draw)
+        if len(draw) != len(self.draw):
+            raise AssertionError("resampled draw pile has the wrong size")
+        new.draw = draw
+        if not self.config.reveal_round_end_discards:
+            discard = self.discard_public[:]
+            for own in sample.discard_own:
+                for s in range(NUM_SPECIES):
+                    discard[s] += own[s]
+            new.discard = discard
+        new.log = sample.log
         new.rng = np.random.default_rng(int(rng.integers(2**63)))
         return new
 
@@ -531,13 +636,18 @@ class State(GameState):
             "rows (left -> right):",
         ]
         for r, row in enumerate(self.rows):
-            runs = row_blocks(row)
-            lines.append(f"  {r}: " + " | ".join(f"{c} {SPECIES_NAMES[s]}" for s, c in runs))
+            lines.append(f"  {r}: {_spell_row(row)}")
         lines.append(f"{'seat':<5} {'collection':<30} hand")
         for q in range(self.num_players):
             collection = _spell(self.collections[q]) or "-"
             lines.append(f"{q:<5} {collection:<30} {_spell(self.hands[q]) or '-'}")
         return "\n".join(lines)
+
+    def render_for(self, player: int) -> str:
+        """A readable table of what seat ``player`` may see: its own hand, every hand's size and
+        publicly known cards, what each seat is known not to hold, the rows, collections and piles.
+        Built from :meth:`view` alone, so it never shows a hidden card."""
+        return render_view(self.view(player))
 
     def __repr__(self) -> str:
         return (
@@ -550,15 +660,17 @@ class State(GameState):
         """Phase 1 (§4.1): lay, capture, refill, then offer the draw or go to phase 2."""
         p = self.current_player
         hand = self.hands[p]
+        known = self.known[p]
         laid = hand[species]
+        self.log.append((EV_CLOSE, p, species, laid - known[species]))
         hand[species] = 0
-        self.known[p][species] = 0
+        known[species] = 0
+        self.exact[p][species] = 1
         self.hand_sizes[p] -= laid
         captured, row = lay_on_row(self.rows[r], species, end, laid)
         self.rows[r] = row
 
         if captured:
-            known = self.known[p]
             for s in captured:
                 hand[s] += 1
                 known[s] += 1
@@ -575,7 +687,7 @@ class State(GameState):
         """Add cards at the laid end until the row holds two species. False if the game ended."""
         only = row[0]
         while True:
-            card = self._draw_card()
+            card = self._draw_public()
             if card < 0:
                 if self.config.midturn_exhaustion == "end_game":
                     self._end_by_collections(END_EXHAUSTION)
@@ -596,14 +708,7 @@ class State(GameState):
         ):
             self._end_by_collections(END_EXHAUSTION)
             return
-        p = self.current_player
-        hand = self.hands[p]
-        for _ in range(DRAW_OPTION_CARDS):
-            card = self._draw_card()
-            if card < 0:
-                break
-            hand[card] += 1
-            self.hand_sizes[p] += 1
+        self._draw_hidden(self.current_player, DRAW_OPTION_CARDS)
         self._after_draw_option()
 
     def _after_draw_option(self) -> None:
@@ -613,27 +718,35 @@ class State(GameState):
             self._enter_flock_phase()
 
     def _enter_flock_phase(self) -> None:
+        if self.config.flock_step == "always":
+            self.phase = FLOCK_PHASE
+            return
         hand = self.hands[self.current_player]
         for s in range(NUM_SPECIES):
             if hand[s] >= SMALL_FLOCK[s]:
                 self.phase = FLOCK_PHASE
                 return
-        self._end_turn()  # only "pass" is legal: skip the decision (§4.2)
+        self._end_turn()  # only "pass" is legal: skip the decision (§4.2, flock_step="auto")
 
     def _flock(self, species: int) -> None:
         """Phase 2 (§4.2): bank 1 or 2 cards of the revealed flock, discard the rest."""
         p = self.current_player
         hand = self.hands[p]
         count = hand[species]
+        self.log.append((EV_CLOSE, p, species, count - self.known[p][species]))
         banked = 2 if count >= BIG_FLOCK[species] else 1
         hand[species] = 0
         self.known[p][species] = 0
+        self.exact[p][species] = 1
         self.hand_sizes[p] -= count
         collection = self.collections[p]
         collection[species] += banked
-        self.discard[species] += count - banked
-        self.discard_public[species] += count - banked
-        self.discard_size += count - banked
+        discarded = count - banked
+        self.discard[species] += discarded
+        self.discard_public[species] += discarded
+        for seen in self.discard_known:
+            seen[species] += discarded
+        self.discard_size += discarded
         if has_won(collection):
             self._finish((p,), END_WIN)
             return
@@ -655,46 +768,126 @@ class State(GameState):
         ender = self.current_player
         n = self.num_players
         reveal = self.config.reveal_round_end_discards
+        leftovers = []
         for q in range(n):
             hand = self.hands[q]
+            known = self.known[q]
+            # Face down, only the captured cards (seen entering the hand) are public; the owner
+            # remembers the rest of its own hand.
+            public = hand if reveal else known
+            leftovers.append(tuple(h - k for h, k in zip(hand, known)))
             for s in range(NUM_SPECIES):
                 c = hand[s]
                 if c:
                     self.discard[s] += c
-                    if reveal:
-                        self.discard_public[s] += c
+                    shown = public[s]
+                    if shown:
+                        self.discard_public[s] += shown
+                        for seen in self.discard_known:
+                            seen[s] += shown
+                    if c > shown:
+                        self.discard_known[q][s] += c - shown
                     hand[s] = 0
             self.discard_size += self.hand_sizes[q]
             self.hand_sizes[q] = 0
             self.known[q] = [0] * NUM_SPECIES
+        if not reveal:
+            # The pile's content is hidden; it is logged for determinize's last resort only.
+            self.log.append((EV_ROUND_END, tuple(leftovers), tuple(_counts(self.draw))))
         if len(self.draw) + self.discard_size < HAND_SIZE * n:
             self._end_by_collections(END_FAILED_DEAL)
             return
+        if reveal:
+            self._new_source()  # every other card is public now, so the pile's content is known
         for i in range(n):
-            seat = (ender + i) % n
-            hand = self.hands[seat]
-            for _ in range(HAND_SIZE):
-                hand[self._draw_card()] += 1
-            self.hand_sizes[seat] = HAND_SIZE
+            self._draw_hidden((ender + i) % n, HAND_SIZE)
         self.round += 1
         self.phase = LAY_PHASE
 
-    def _draw_card(self) -> int:
-        """The top card of the draw pile, reshuffling the discard pile first if needed (§6).
+    # -- drawing and what is known about the draw pile -------------------------------------------
 
-        Returns -1 when both piles are empty.
-        """
+    def _draw_hidden(self, q: int, k: int) -> int:
+        """Seat ``q`` takes up to ``k`` cards unseen (deal, 2-card draw); returns how many (§6)."""
         draw = self.draw
-        if not draw:
-            if not self.discard_size:
-                return -1
-            for s in range(NUM_SPECIES):
-                draw += [s] * self.discard[s]
-            self.rng.shuffle(draw)
-            self.discard = [0] * NUM_SPECIES
-            self.discard_public = [0] * NUM_SPECIES
-            self.discard_size = 0
-        return draw.pop()
+        hand = self.hands[q]
+        counts = [0] * NUM_SPECIES
+        got = 0
+        taken = 0
+        for _ in range(k):
+            if not draw:
+                if got:  # the cards before the reshuffle came from the old pile
+                    self.log.append((EV_BATCH, q, tuple(counts)))
+                    counts = [0] * NUM_SPECIES
+                    got = 0
+                if not self._reshuffle():
+                    break
+            card = draw.pop()
+            hand[card] += 1
+            counts[card] += 1
+            got += 1
+            taken += 1
+        if got:
+            self.log.append((EV_BATCH, q, tuple(counts)))
+        if taken:
+            self.hand_sizes[q] += taken
+            self.exact[q] = [0] * NUM_SPECIES
+        return taken
+
+    def _draw_public(self) -> int:
+        """The top card of the draw pile, seen by all (refill, setup collection card); -1 when
+        both piles are empty (§6)."""
+        if not self.draw and not self._reshuffle():
+            return -1
+        card = self.draw.pop()
+        self.log.append((EV_PUBLIC, card))
+        taken = self.taken_seen[card] + 1
+        self.taken_seen[card] = taken
+        # Per seat: a card it knew to be in the pool, or one of the pool cards it could not name.
+        for q, known in enumerate(self.src_known):
+            if taken <= known[card]:
+                self.pool_lb[q][card] -= 1
+            else:
+                self.pool_unknown[q] -= 1
+        return card
+
+    def _reshuffle(self) -> bool:
+        """Shuffle the discard pile into a new draw pile (§6); False if it is empty."""
+        if not self.discard_size:
+            return False
+        draw = self.draw
+        for s in range(NUM_SPECIES):
+            draw += [s] * self.discard[s]
+        self.rng.shuffle(draw)
+        self.log.append((EV_RESHUFFLE, tuple(self.discard_public)))
+        self.src_size = self.discard_size
+        self.src_known = self.discard_known
+        self._reset_pool()
+        self.discard = [0] * NUM_SPECIES
+        self.discard_public = [0] * NUM_SPECIES
+        self.discard_known = [[0] * NUM_SPECIES for _ in range(self.num_players)]
+        self.discard_size = 0
+        return True
+
+    def _new_source(self, counts: list[int] | None = None) -> None:
+        """The draw pile's composition is public now (``counts``, default: the pile itself): the
+        record of earlier unseen draws no longer matters and restarts here."""
+        counts = _counts(self.draw) if counts is None else counts
+        self.log = [(EV_SOURCE, tuple(counts))]
+        self.src_size = sum(counts)
+        self.src_known = [counts[:] for _ in range(self.num_players)]
+        self._reset_pool()
+
+    def _reset_pool(self) -> None:
+        self.taken_seen = [0] * NUM_SPECIES
+        for q in range(self.num_players):
+            self._refresh_pool(q)
+
+    def _refresh_pool(self, q: int) -> None:
+        """Seat ``q``'s view of the pool from what it knows of the source and the cards seen
+        leaving it: at least ``known - seen`` of each species, the rest unnamed."""
+        lb = [max(k - t, 0) for k, t in zip(self.src_known[q], self.taken_seen)]
+        self.pool_lb[q] = lb
+        self.pool_unknown[q] = self.src_size - sum(self.taken_seen) - sum(lb)
 
     def _end_by_collections(self, reason: str) -> None:
         """§7: the largest collections win; ties share the victory."""
@@ -708,6 +901,42 @@ class State(GameState):
         self.current_player = -1
         self._winners = winners
         self.end_reason = reason
+
+
+def render_view(view: View) -> str:
+    """The text of :meth:`State.render_for`: a function of one seat's view only."""
+    me, n = view.player, view.num_players
+    if view.terminal:
+        status = f"game over, winners {list(view.winners)}"
+    elif view.phase is not None:
+        status = f"my turn (seat {me}) to {PHASE_NAMES[view.phase]}"
+    else:
+        status = f"seat {view.current_player}'s turn"
+    unseen = sum(view.draw_pool) + view.draw_pool_unknown - view.draw_size
+    pool = _spell(view.draw_pool) or "-"
+    if view.draw_pool_unknown:
+        pool += f", {view.draw_pool_unknown} unknown"
+    lines = [
+        f"Cubirds, {n} players, round {view.round}, turn {view.turn}: {status}",
+        f"seen by seat {me}",
+        f"draw pile {view.draw_size} cards (order unknown); its pool: {pool}; "
+        f"{unseen} of those drawn unseen since",
+        f"discard pile {view.discard_size} cards, known: {_spell(view.discard_known) or '-'}",
+        "rows (left -> right):",
+    ]
+    for r, row in enumerate(view.rows):
+        lines.append(f"  {r}: {_spell_row(row)}")
+    lines.append(f"{'seat':<7}{'hand':>5}  {'collection':<30} known in hand; holds no other")
+    for q in range(n):
+        seat = f"{q} (me)" if q == me else str(q)
+        known = _spell(view.known_hands[q]) or "-"
+        exact = [SPECIES_NAMES[s].split()[-1] for s in range(NUM_SPECIES) if view.exact[q][s]]
+        lines.append(
+            f"{seat:<7}{view.hand_sizes[q]:>5}  {_spell(view.collections[q]) or '-':<30} "
+            f"{known}; {', '.join(exact) or '-'}"
+        )
+    lines.append(f"my hand: {_spell(view.hand) or '-'}")
+    return "\n".join(lines)
 
 
 def lay_on_row(row: RowT, species: int, end: int, count: int) -> tuple[RowT, RowT]:
@@ -761,6 +990,11 @@ def _counts(cards: list[int] | str) -> list[int]:
     return counts
 
 
-def _spell(counts: list[int]) -> str:
+def _spell(counts: list[int] | tuple[int, ...]) -> str:
     """Counts per species as "2 Owl, 1 Robin" (short names keep the table narrow)."""
     return ", ".join(f"{c} {SPECIES_NAMES[s].split()[-1]}" for s, c in enumerate(counts) if c)
+
+
+def _spell_row(row: list[int] | tuple[int, ...]) -> str:
+    """A row as its blocks from the left: "2 Owl | 1 Robin"."""
+    return " | ".join(f"{c} {SPECIES_NAMES[s]}" for s, c in row_blocks(row))

@@ -568,9 +568,10 @@ def test_flock_phase_skipped_when_only_pass_is_legal():
 
 
 def test_auto_skipped_flock_looks_like_a_voluntary_pass():
-    # Same public history; seat 0's hidden hand could flock in one position and not in the other.
-    a = pos(["DFF", "OOT"], draw=LONG_DRAW)
-    b = pos(["DFO", "OOT"], draw=LONG_DRAW)
+    # Same public history and the same unseen cards (seat 0's hand + the draw pile); seat 0's
+    # hidden hand could flock in one position and not in the other.
+    a = pos(["DFF", "OOT"], draw="O" + LONG_DRAW)
+    b = pos(["DFO", "OOT"], draw="F" + LONG_DRAW)
     for s in (a, b):
         s.apply(Lay(D, 0, RIGHT))
         s.apply(DECLINE)
@@ -670,10 +671,13 @@ def test_round_end_discards_other_hands_and_visibility(reveal):
     flock_part = cnt("F")
     if reveal:
         assert s.discard_public == cnt("F" + "OOT" + "WWRM")
+        own = ["", "", ""]
     else:
         assert s.discard_public == flock_part
+        own = ["", "OOT", "WWRM"]  # each seat still knows the hand it threw away
     for q in range(3):
-        assert list(s.view(q).discard_public) == s.discard_public
+        known = [a + b for a, b in zip(s.discard_public, cnt(own[q]))]
+        assert list(s.view(q).discard_known) == known
         assert s.view(q).discard_size == 8
 
 
@@ -914,8 +918,10 @@ def test_known_reset_at_round_end():
 
 
 def test_view_shows_own_hand_only():
-    a = pos(["PPOM", "DDTT"], draw=LONG_DRAW)
-    b = pos(["PPOM", "WWRR"], draw=LONG_DRAW)  # seat 1's hidden hand differs, same size
+    # Seat 1's hidden hand differs; the cards seat 0 has not seen (seat 1's hand and the draw
+    # pile) are the same.
+    a = pos(["PPOM", "DDTT"], draw="WWRR" + LONG_DRAW)
+    b = pos(["PPOM", "WWRR"], draw="DDTT" + LONG_DRAW)
     assert a.view(0) == b.view(0)
     assert a.view(1) != b.view(1)
     v = a.view(0)
@@ -923,7 +929,7 @@ def test_view_shows_own_hand_only():
     assert v.hand_sizes == (4, 4)
     assert a.view(1).hand == tuple(cnt("DDTT"))
     assert not hasattr(v, "hands") and not hasattr(v, "draw")
-    assert v.draw_size == len(LONG_DRAW)
+    assert v.draw_size == len(LONG_DRAW) + 4
     assert v.rows == tuple(tuple(ids(r)) for r in ROWS)
     with pytest.raises(ValueError):
         a.view(2)
