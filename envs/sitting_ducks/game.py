@@ -813,13 +813,14 @@ class State(GameState):
         return self._winners
 
     def scores(self) -> tuple[float, ...]:
-        """Per seat: points (points variant), else the seat's ducks still in play."""
+        """Per seat: points (points variant), else the ducks its side (the seat, or its team)
+        still has in play, so that partners always score alike."""
         if self.config.points_games:
             return tuple(float(x) for x in self.points)
-        out = [0.0] * self.num_players
+        side = [0] * self.num_players
         for c in range(self.num_colours):
-            out[self.colour_owner[c]] += self.ducks_in_play(c)
-        return tuple(out)
+            side[self.group[self.colour_owner[c]]] += self.ducks_in_play(c)
+        return tuple(float(side[self.group[q]]) for q in range(self.num_players))
 
     # -- copies, views, census ----------------------------------------------------------------
 

@@ -43,9 +43,9 @@ def _row_lines(units: list[int], targets: list[bool], reorder) -> list[str]:
     cells = [unit_text(u) for u in units]
     width = max(5, *(len(c) + 1 for c in cells))
     lines = [
-        "slot    " + "".join(f"{s:<{width}}" for s in range(NUM_SLOTS)),
-        "target  " + "".join(f"{'X' if t else '.':<{width}}" for t in targets),
-        "row     " + "".join(f"{c:<{width}}" for c in cells),
+        ("slot    " + "".join(f"{s:<{width}}" for s in range(NUM_SLOTS))).rstrip(),
+        ("target  " + "".join(f"{'X' if t else '.':<{width}}" for t in targets)).rstrip(),
+        ("row     " + "".join(f"{c:<{width}}" for c in cells)).rstrip(),
     ]
     if reorder:
         lines.append("new order so far (old slots): " + " ".join(str(j) for j in reorder))
