@@ -346,7 +346,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", metavar="DIR", help="continue the run in DIR from its checkpoint")
     p.add_argument("--eval-every", type=int, help="timesteps between evaluations (1,000,000)")
     p.add_argument("--eval-games", type=int, help="games per evaluation and baseline (400)")
-    p.add_argument("--threads", type=int, help="torch threads (default: one per core)")
+    p.add_argument(
+        "--threads",
+        type=int,
+        help="torch threads of the PPO updates (default: 1 or one per core, whichever the first "
+        "updates time as faster)",
+    )
     p.add_argument(
         "--workers",
         type=int,
