@@ -4,7 +4,7 @@
 Import                 ``from cardzoo.envs import cubirds_v0``
 Actions                Discrete(75)
 Agents                 ``player_0`` ... ``player_{N-1}``, N = 2..5 (default 2)
-Observation shape      ``(277 + 18 N,)`` int8: 313 (2p), 331 (3p), 349 (4p), 367 (5p)
+Observation shape      ``(286 + 26 N,)`` int8: 338 (2p), 364 (3p), 390 (4p), 416 (5p)
 Observation values     raw card counts, 0..110 (bound of each piece in the space)
 Action mask            int8 ``(75,)``, in ``obs["action_mask"]``
 Rules                  ``docs/rules/cubirds.md`` (every decision implemented)
@@ -15,8 +15,10 @@ already in the row enclose the birds between, which the player takes into hand. 
 banks birds in a collection; the first player with 7 species or two species of 3 wins.
 
 **A turn is several steps.** The same agent acts again until its turn is over: first a lay; then,
-if the lay captured nothing, the choice to take 2 cards or decline; then, if a flock can be made,
-the choice of a flock or a pass (skipped automatically when passing is the only choice).
+if the lay captured nothing, the choice to take 2 cards or decline; then the choice of a flock or a
+pass. With ``flock_step="auto"`` (default) that last step is skipped when passing is the only
+choice; with ``flock_step="always"`` it is always asked (pass is then the only legal action when
+nothing can be flocked).
 
 Observation
 -----------
@@ -24,23 +26,56 @@ An int8 vector of card counts in named pieces (``env.unwrapped.encoder.describe(
 table; ``encoder.split(obs)`` returns named views). Per-seat pieces are relative: the observer
 first, then the others in turn order.
 
-==============  =======  ===========================================================
-piece           shape    meaning
-==============  =======  ===========================================================
-phase           3        one-hot: lay, draw, flock
-to_act          N        one-hot relative seat of the player to act
-my_hand         8        cards of each species in my hand
-hand_sizes      N        hand size of each seat
-known_hands     N x 8    cards publicly known to be in each hand (captured face up)
-collections     N x 8    each seat's collection
-rows            4x8x8    ``rows[r, b, s]`` = size of the b-th block from the left of row r,
-                         if that block is species s (each species is one block in a row)
-draw_size       1        cards in the draw pile
-discard_size    1        cards in the discard pile
-discard_seen    8        discard-pile cards whose species was revealed
-==============  =======  ===========================================================
+=================  =======  ========================================================
+piece              shape    meaning
+=================  =======  ========================================================
+phase              3        one-hot decision I must make: lay, draw, flock; all
+                            zeros while another player is to act (see below)
+to_act             N        one-hot relative seat of the player to act
+my_hand            8        cards of each species in my hand
+hand_sizes         N        hand size of each seat
+known_hands        N x 8    cards publicly known to be in each hand (captured face up
+                            and not laid or flocked since)
+exact              N x 8    1 if that seat holds exactly its known cards of the
+                            species: it laid or flocked the species (all of them
+                            leave the hand) since it last took cards unseen
+collections        N x 8    each seat's collection
+rows               4x8x8    ``rows[r, b, s]`` = size of the b-th block from the left
+                            of row r, if that block is species s (each species is
+                            one block in a row)
+draw_size          1        cards in the draw pile
+draw_pool          8        the draw pile's *pool*: cards of each species I know to
+                            be in the pile or among the cards drawn from it unseen
+                            since its composition was last known (setup, a round end
+                            with the hands shown, a reshuffle of a public discard)
+draw_pool_unknown  1        further cards of that pool whose species I do not know
+                            (0 unless round-end discards are face down)
+discard_size       1        cards in the discard pile
+discard_seen       8        discard-pile cards whose species I know (flocks, hands
+                            shown at round end; face down: the captured cards in
+                            them and my own thrown-away hand)
+=================  =======  ========================================================
 
 Species order: Pink Flamingo, Owl, Toucan, Duck, Parrot, Magpie, Reed Warbler, Robin.
+``sum(draw_pool) + draw_pool_unknown - draw_size`` cards of the pool were drawn unseen (into
+hands, by 2-card draws and deals): they are known only as a group.
+
+**Information.** An observation depends only on what that seat may see (rules §9), also while
+another player is acting. The pending decision (``phase``) is shown only to the player who must
+make it. The timing caveat of ``flock_step="auto"``: an agent that observes *during another
+player's turn* (e.g. every seat after every step) sees whether that player is still to act after
+its lay and draw step, which tells whether it holds a flock; every observation an agent gets at
+its own turn is the same either way. ``flock_step="always"`` removes this signal, at the cost of
+one more step in most turns.
+
+``env.unwrapped.game_state.determinize(seat)`` returns a copy of the game in which everything that
+seat has not seen is resampled consistently with everything it has seen: each other hand's unseen
+cards are drawn again from the pile they came from (a reshuffled public discard pile is never mixed
+with cards hidden earlier), no seat gets a species it is known not to hold, and with face-down
+round-end discards a seat keeps the hand it threw away. It replays the game's record of unseen
+draws (``cardzoo.envs.cubirds.belief``). In rare, tight positions (measured below) the exact
+replay fails and a last resort keeps the unseen cards drawn before the last reshuffle as they
+are: still consistent, but those kept cards are the true ones.
 
 Actions
 -------
@@ -58,7 +93,11 @@ Rewards
 -------
 0 until the end. Default ``reward="win_loss"``: winners share +1 and losers share -1 (two players:
 +1/-1; a tie among all players: 0 each). Tied players all win (rules §7). ``reward="score"``: each
-player gets its collection size minus the mean collection size of the others.
+player gets its score minus the mean score of the others, where the score
+(``game_state.scores()``) is the collection size, except that a player who wins outright (7
+species or two triples) with a collection no larger than another's scores one more than the
+largest other collection. So a winner always scores more than every loser and tied winners score
+the same.
 
 Episode end
 -----------
@@ -69,9 +108,10 @@ Options
 -------
 Rule options (rules spec §12): ``num_players`` (2), ``first_player`` ("random"),
 ``draw_after_empty_hand`` (False), ``midturn_exhaustion`` ("end_game" | "partial"),
-``reveal_round_end_discards`` (True), ``max_turns`` (1000). Env options: ``encoder`` ("default"),
-``render_mode`` (None | "ansi" | "human"), ``illegal_action`` ("raise" | "terminate"),
-``reward`` ("win_loss" | "score").
+``reveal_round_end_discards`` (True), ``flock_step`` ("auto" | "always"), ``max_turns`` (1000).
+Env options: ``encoder`` ("default"), ``render_mode`` (None | "ansi" | "human"),
+``illegal_action`` ("raise" | "terminate"), ``reward`` ("win_loss" | "score"), ``obs_dtype``
+("int8" | "float32"), ``variant`` (None | "online").
 
 Rule decisions
 --------------
@@ -89,6 +129,12 @@ episodes are truncated after ``max_turns`` completed turns.
 Version history
 ---------------
 - v0: first release (encoder "default" v1).
+- encoder "default" v2 (env still v0; the rules are unchanged): ``phase`` shown only to the player
+  to act; new pieces ``exact``, ``draw_pool`` and ``draw_pool_unknown``; with face-down round-end
+  discards, ``discard_seen`` also counts the captured cards in the thrown-away hands and the
+  seat's own hand; size ``277 + 18 N`` -> ``286 + 26 N``. New rule option ``flock_step``; global
+  state (``state()``); ``determinize`` consistent with every unseen draw; ``reward="score"``
+  never pays a winner less than a loser.
 """
 
 from __future__ import annotations
@@ -108,6 +154,12 @@ GAME = GameSpec(
     encoders=ENCODERS,
     player_counts=(2, 3, 4, 5),
     variants={"online": {"draw_after_empty_hand": True}},
+    # draw_after_empty_hand=True is the "online" variant, already a case of its own.
+    option_values={
+        "reveal_round_end_discards": (False,),
+        "flock_step": ("always",),
+        "midturn_exhaustion": ("partial",),
+    },
 )
 
 
