@@ -601,10 +601,13 @@ def test_card_duck_shuffle_splits_stacks_and_deals_six():
 
 
 def test_card_duck_and_cover_then_the_stack_moves_as_one():
-    s = position(["~", "G", "R", "B", "~", "G"], [DUCK_AND_COVER], deck=["R"])
+    hands = {R: [DUCK_AND_COVER], B: [HANG_BACK]}
+    s = position(["~", "G", "R", "B", "~", "G"], hands=hands, deck=["R"])
     s.apply(Play(DUCK_AND_COVER, 2, 3))
-    assert s.census()["row"][16 + R] == 2  # the hidden R is still in play
-    assert s.ducks_in_play(R) == 5 - s.shot[R] + 1
+    assert row(s) == ["~", "G", "B/R", "~", "G", "R"]
+    assert s.census()["row"][16 + R] == 2  # the hidden R is still in the row
+    s.apply(Play(HANG_BACK, 2, 3))  # Blue moves the stack (its top duck is blue)
+    assert row(s) == ["~", "G", "~", "B/R", "G", "R"]
 
 
 def test_card_bottoms_up_on_any_duck():
