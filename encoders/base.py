@@ -57,6 +57,7 @@ class Layout:
         self.size = 0
         self._buf: array.array | bytearray | None = None
         self._vec: np.ndarray | None = None
+        self._high: np.ndarray | None = None
 
     def piece(self, name: str, shape: int | tuple[int, ...], high: float, meaning: str) -> int:
         """Append a named piece; returns its start offset (encoders keep it for fast writes)."""
@@ -68,6 +69,7 @@ class Layout:
         p = Piece(name, self.size, shape, float(high), meaning)
         self.pieces[name] = p
         self.size += p.size
+        self._high = None
         return p.start
 
     @property
@@ -76,10 +78,14 @@ class Layout:
 
     @property
     def high(self) -> np.ndarray:
-        high = np.zeros(self.size, dtype=self.dtype)
-        for p in self.pieces.values():
-            high[p.slice] = p.high
-        return high
+        """Upper bound of every entry (read-only; built once)."""
+        if self._high is None:
+            high = np.zeros(self.size, dtype=self.dtype)
+            for p in self.pieces.values():
+                high[p.slice] = p.high
+            high.flags.writeable = False
+            self._high = high
+        return self._high
 
     def describe(self) -> str:
         kind = np.dtype(self.dtype).name

@@ -115,14 +115,6 @@ class OdinsRavensEncoder(Encoder):
         self._turn = piece("turn", TURN_BITS, 1, "turns in the game, binary (bit 0 first)")
         self._full = config.deck
         self._declare_state(config)
-        # Layout.high rebuilds the array on every call; the suite asks for it at every step.
-        self._high = self.layout.high
-        self._high.flags.writeable = False
-
-    @property
-    def high(self) -> np.ndarray:
-        """Upper bound of every observation entry (computed once; read-only)."""
-        return self._high
 
     def _declare_state(self, config: Config) -> None:
         T, K, P = MAX_TRACK, NUM_KINDS, NUM_PAIRS

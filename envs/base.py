@@ -151,7 +151,7 @@ class CardGameEnv(AECEnv, EzPickle):
         self.variant = variant
         self.max_turns: int = self.config.max_turns
         #: What ``infos[agent]["end_reason"]`` indexes: the engine's reasons, then the env's.
-        self.end_reasons: tuple[str, ...] = (*getattr(game.state_cls, "END_REASONS", ("TEMP",)), *ENV_END_REASONS)  # TEMP-SHIM
+        self.end_reasons: tuple[str, ...] = (*game.state_cls.END_REASONS, *ENV_END_REASONS)
         # None when observations are the encoder's own dtype (no cast on the hot path).
         self._cast = None if obs_dtype == np.dtype(self.encoder.dtype).name else np.dtype(obs_dtype)
         obs_type = np.dtype(obs_dtype).type
@@ -228,7 +228,7 @@ class CardGameEnv(AECEnv, EzPickle):
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
         self.game_state = self.game.state_cls(self.config, seed=int(self._rng.integers(2**63)))
-        self._move_count = getattr(self.game_state, "move_count", 0)  # TEMP-SHIM
+        self._move_count = self.game_state.move_count
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -248,7 +248,7 @@ class CardGameEnv(AECEnv, EzPickle):
         state = self.game_state
         if state is None:
             raise RuntimeError("step() called before reset()")
-        if getattr(state, "move_count", self._move_count) != self._move_count:  # TEMP-SHIM
+        if state.move_count != self._move_count:
             self._raise_out_of_step()
         agent = self.agent_selection
         if self.terminations.get(agent, True) or self.truncations.get(agent, True):
@@ -278,11 +278,11 @@ class CardGameEnv(AECEnv, EzPickle):
             return
 
         state.apply_id(action)
-        self._move_count += hasattr(state, "move_count")  # TEMP-SHIM
+        self._move_count += 1
         self._mask = None
         if state.terminal:
             self._end_game()
-        elif state.turn >= self.max_turns:
+        elif state.truncated:
             reason = len(self.end_reasons) - 1  # "truncated"
             for a in self.agents:
                 self.truncations[a] = True
@@ -344,7 +344,7 @@ class CardGameEnv(AECEnv, EzPickle):
                 "last() called after the episode ended and every agent was removed; "
                 "call reset() to start a new game"
             )
-        if getattr(self.game_state, "move_count", self._move_count) != self._move_count:  # TEMP-SHIM
+        if self.game_state.move_count != self._move_count:
             self._raise_out_of_step()
         return super().last(observe)
 
@@ -449,7 +449,7 @@ class CardGameEnv(AECEnv, EzPickle):
             values = _win_loss(state.winners(), n)
         winners = np.zeros(n, dtype=np.int8)
         winners[list(state.winners())] = 1
-        reason = self.end_reasons.index(state.end_reason) if state.end_reason in self.end_reasons else 0  # TEMP-SHIM
+        reason = self.end_reasons.index(state.end_reason)
         for a, v in zip(self.possible_agents, values):
             self.rewards[a] = float(v)
             self.terminations[a] = True

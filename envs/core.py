@@ -37,7 +37,13 @@ A rules engine lives in ``envs/<game>/`` and imports nothing from RL libraries. 
       search agents);
     - ``census() -> dict[str, list[int]]``: card counts per card kind for every zone; the zones
       always add up to the property ``card_totals`` (used by the conservation tests);
-    - ``end_reason``: why the game ended (a short string), ``None`` while it goes on;
+    - ``end_reason``: why the game ended (a short string), ``None`` while it goes on; the class
+      attribute ``END_REASONS`` lists every value it can take;
+    - ``truncated``: whether a truncation cap of the config was reached (the env ends the episode
+      as truncated, not scored). :class:`GameState` gives ``turn >= config.max_turns``; a game
+      with more caps overrides it;
+    - ``move_count``: moves applied since the deal (the env uses it to notice outside changes);
+    - ``render_for(player) -> str``: what one seat may see, as text (a function of its view);
     - ``render() -> str``: a human-readable table of the whole state with card names.
 
 A turn made of several decisions (Cubirds: lay, then maybe draw, then maybe flock) is a sequence of
@@ -70,6 +76,11 @@ class GameState:
     MOVE_INDEX: ClassVar[dict[Any, int]]
     TITLE: ClassVar[str]
     PHASE_NAMES: ClassVar[tuple[str, ...]]
+
+    @property
+    def truncated(self) -> bool:
+        """Whether the game was cut by ``config.max_turns`` (never true once it has ended)."""
+        return not self.terminal and self.turn >= self.config.max_turns
 
     def legal_moves(self) -> list[Any]:
         """The legal moves for the current player."""

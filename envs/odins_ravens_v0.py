@@ -162,25 +162,10 @@ GAME = GameSpec(
 
 
 class raw_env(CardGameEnv):  # noqa: N801 (PettingZoo naming convention)
-    """The Odin's Ravens AEC env (the module docstring is its doc page). Use env() or raw_env().
-
-    ``max_turns`` is the turn at which the episode is truncated: the game cap, or the current
-    turn once the race in progress has reached ``max_turns_per_race``.
-    """
+    """The Odin's Ravens AEC env (the module docstring is its doc page). Use env() or raw_env()."""
 
     game = GAME
     metadata = {**CardGameEnv.metadata, "name": GAME.env_name}
-
-    @property
-    def max_turns(self) -> int:
-        state = self.game_state
-        if state is not None and state.truncated:
-            return min(state.turn, self._game_cap)
-        return self._game_cap
-
-    @max_turns.setter
-    def max_turns(self, value: int) -> None:
-        self._game_cap = value
 
 
 def env(**kwargs: Any) -> raw_env:

@@ -67,6 +67,7 @@ def list_rows() -> list[tuple[str, ...]]:
     for module in games():
         game = module.GAME
         obs_sizes, state_sizes = [], []
+        counts = game.player_counts
         num_actions = None
         for n in game.player_counts:
             env = module.raw_env(num_players=n)
@@ -84,7 +85,7 @@ def list_rows() -> list[tuple[str, ...]]:
             (
                 game.title,
                 game.env_name,
-                f"{min(game.player_counts)}-{max(game.player_counts)}",
+                "-".join(dict.fromkeys(str(n) for n in (min(counts), max(counts)))),
                 str(num_actions),
                 " ".join(obs_sizes),
                 " ".join(state_sizes),

@@ -101,7 +101,7 @@ def evaluate(
         still = []
         for t in active:
             state = t.state
-            if state.terminal or state.turn >= env.max_turns:
+            if state.terminal or state.truncated:
                 winners = state.winners() if state.terminal else ()
                 result.games += 1
                 if winners == (t.learner,):

@@ -254,7 +254,7 @@ class BatchedCardEnv(VecEnv):
             for k in pending:
                 table = tables[k]
                 state = table.state
-                if state.terminal or state.turn >= self.max_turns:
+                if state.terminal or state.truncated:
                     if table.steps:
                         self._record_end(k, infos)
                     else:  # ended before the learner's first decision: not an episode

@@ -14,6 +14,8 @@ import pytest
 from cardzoo.envs import games
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "golden"
+#: Long random games (Odin's Ravens) are recorded up to this many steps: enough to pin behaviour.
+GOLDEN_STEPS = 400
 
 
 def _playthrough(module) -> str:
@@ -28,6 +30,9 @@ def _playthrough(module) -> str:
     lines.append("# step agent action move | observation as index:value for nonzero entries")
     step = 0
     for agent in env.agent_iter():
+        if step == GOLDEN_STEPS:
+            lines.append(f"stopped after {GOLDEN_STEPS} steps")
+            break
         obs, reward, term, trunc, _ = env.last()
         if term or trunc:
             lines.append(f"end {agent} reward {reward:+.3f} terminated={term} truncated={trunc}")
