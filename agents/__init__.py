@@ -17,6 +17,7 @@ HEURISTICS: dict[str, str] = {
     "cubirds": "cardzoo.agents.cubirds_heuristic:CubirdsHeuristic",
     "beasty_bar": "cardzoo.agents.beasty_bar_heuristic:BeastyBarHeuristic",
     "odins_ravens": "cardzoo.agents.odins_ravens_heuristic:OdinsRavensHeuristic",
+    "sitting_ducks": "cardzoo.agents.sitting_ducks_heuristic:SittingDucksHeuristic",
 }
 
 AGENT_KINDS = ("random", "heuristic", "ppo:PATH", "ppo-sample:PATH")

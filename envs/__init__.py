@@ -23,7 +23,12 @@ __version__ = "0.2.0"
 __all__ = ["ENV_MODULES", "IllegalActionError", "IllegalMoveError", "games", "load", "make"]
 
 #: Versioned module name of every env, in the order the suite presents them.
-ENV_MODULES: tuple[str, ...] = ("cubirds_v0", "beasty_bar_v0", "odins_ravens_v0")
+ENV_MODULES: tuple[str, ...] = (
+    "cubirds_v0",
+    "beasty_bar_v0",
+    "odins_ravens_v0",
+    "sitting_ducks_v0",
+)
 
 
 def load(name: str) -> ModuleType:
