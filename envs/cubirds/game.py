@@ -791,14 +791,14 @@ class State(GameState):
             self.discard_size += self.hand_sizes[q]
             self.hand_sizes[q] = 0
             self.known[q] = [0] * NUM_SPECIES
-        if not reveal:
+        if reveal:
+            self._new_source()  # every other card is public now, so the pile's content is known
+        else:
             # The pile's content is hidden; it is logged for determinize's last resort only.
             self.log.append((EV_ROUND_END, tuple(leftovers), tuple(_counts(self.draw))))
         if len(self.draw) + self.discard_size < HAND_SIZE * n:
             self._end_by_collections(END_FAILED_DEAL)
             return
-        if reveal:
-            self._new_source()  # every other card is public now, so the pile's content is known
         for i in range(n):
             self._draw_hidden((ender + i) % n, HAND_SIZE)
         self.round += 1

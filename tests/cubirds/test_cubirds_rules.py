@@ -6,6 +6,7 @@ Positions are hand-set with ``State.from_position``; cards are written with the 
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from cardzoo.envs.core import IllegalMoveError
 from cardzoo.envs.cubirds.data import SPECIES_LETTERS
@@ -735,6 +736,79 @@ def test_setup(n):
         assert len(s.draw) == 110 - 12 - 9 * n
         assert totals(s) == [7, 10, 10, 13, 13, 17, 20, 20]
         assert s.phase == LAY_PHASE and s.round == 1 and s.turn == 0
+
+
+class RecordingRng(np.random.Generator):
+    """A real generator that records the pack before and after every shuffle, so the setup can be
+    replayed by hand from the same shuffled packs."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(np.random.PCG64(seed))
+        self.shuffled: list[tuple[list[int], list[int]]] = []
+
+    def shuffle(self, x, axis=0):
+        before = list(x)
+        super().shuffle(x, axis)
+        self.shuffled.append((before, list(x)))
+
+
+def setup_by_the_rules(n: int, dealer: int, rng: RecordingRng):
+    """Rules spec §3 replayed from the recorded shuffles (the pack's top is its last card)."""
+    assert len(rng.shuffled) == 2, "one shuffle of the cards, one after the rows are built"
+    pack = rng.shuffled[0][1][:]
+    assert sorted(pack) == sorted(
+        s for s in range(8) for _ in range([7, 10, 10, 13, 13, 17, 20, 20][s])
+    )
+    rows, aside = [], []
+    for _ in range(4):
+        row = []
+        while len(row) < 3:
+            card = pack.pop()
+            (aside if card in row else row).append(card)
+        rows.append(row)
+    before, after = rng.shuffled[1]
+    # §3.3: the cards put aside go back into the pack, which is shuffled to form the draw pile.
+    assert sorted(before) == sorted(pack + aside)
+    pack = after[:]
+    hands = [None] * n
+    for i in range(n):  # §3.4: 8 cards at a time, dealer first, clockwise
+        seat = (dealer + i) % n
+        hands[seat] = cnt("".join(SPECIES_LETTERS[pack.pop()] for _ in range(8)))
+    collections = [None] * n
+    for i in range(n):  # §3.5: then one collection card each, in the same order
+        seat = (dealer + i) % n
+        collections[seat] = cnt(SPECIES_LETTERS[pack.pop()])
+    return rows, aside, hands, collections, pack
+
+
+@pytest.mark.parametrize(("n", "dealer"), [(2, 0), (2, 1), (3, 2), (4, 1), (5, 3)])
+def test_setup_order_rows_reshuffle_hands_then_collections(n, dealer):
+    # Fails if the cards put aside are not shuffled back into the pack, if hands are dealt one
+    # card at a time or not from the dealer, or if collection cards come before the hands.
+    aside_seen = False
+    for seed in range(20):
+        rng = RecordingRng(seed)
+        s = State(Config(num_players=n, first_player=dealer), seed=rng)
+        rows, aside, hands, collections, rest = setup_by_the_rules(n, dealer, rng)
+        assert s.rows == rows
+        assert s.hands == hands and s.hand_sizes == [8] * n
+        assert s.collections == collections
+        assert s.draw == rest and s.discard == [0] * 8 and s.discard_size == 0
+        assert s.current_player == dealer
+        aside_seen |= bool(aside)
+    assert aside_seen  # the set-aside step really happened in some of these setups
+
+
+def test_setup_with_a_random_dealer_deals_from_that_dealer():
+    dealers = set()
+    for seed in range(30):
+        rng = RecordingRng(seed)
+        s = State(Config(num_players=3), seed=rng)
+        dealer = s.current_player
+        dealers.add(dealer)
+        _, _, hands, collections, rest = setup_by_the_rules(3, dealer, rng)
+        assert s.hands == hands and s.collections == collections and s.draw == rest
+    assert dealers == {0, 1, 2}
 
 
 def test_setup_is_reproducible_from_seed():
