@@ -36,9 +36,11 @@ from cardzoo.envs.sitting_ducks.data import (
 )
 from cardzoo.envs.sitting_ducks.game import State
 from cardzoo.envs.sitting_ducks.moves import MOVE_INDEX, MOVES
-from cardzoo.envs.sitting_ducks.units import U_COLOURS, U_COVER, U_TOP, U_UNDER
+from cardzoo.envs.sitting_ducks.units import NUM_UNIT_CODES, U_COLOURS, U_COVER, U_TOP, U_UNDER
 
 S = NUM_SLOTS
+#: The 6-bit target mask as 6 bytes of 0/1, slot 0 first.
+_MASK_BYTES = tuple(bytes(m >> s & 1 for s in range(S)) for m in range(1 << S))
 MAX_POINTS = 127  # points are capped here (int8); a match rarely comes near
 
 
@@ -124,59 +126,87 @@ class SittingDucksEncoder(Encoder):
         self._s_game = sp("game", 1, 127, "points variant: games finished in the match")
         # Relative colour index of colour c for the base colour b: _rel[b][c].
         self._rel = [[(c - b) % k for c in range(k)] for b in range(k)]
+        self._public_owner = [c % n for c in range(k)]  # standard and team modes
+        self._match = bool(config.points_games)  # points pieces stay 0 otherwise
+        self._cache: dict[tuple[int, int], tuple] = {}
 
     def _base(self, state: State, player: int) -> int:
         if self.hidden:
             return state.seat_colours[player].bit_length() - 1
         return player
 
+    def _tables(self, player: int, base: int) -> tuple:
+        """Per observer (seat, base colour), built once: for each slot and unit code the buffer
+        offsets to set; the relative colour of each colour; the relative seat of each seat; the
+        colour_seat bytes when ownership is public."""
+        key = (player, base)
+        tables = self._cache.get(key)
+        if tables is None:
+            n, k = self.num_players, self.num_colours
+            rel = self._rel[base]
+            seat = [(q - player) % n for q in range(n)]
+            mine = 0
+            for c in range(k):
+                if rel[c] == 0 or (k == 4 and n == 2 and rel[c] == 2):
+                    mine |= 1 << c
+            row = []
+            for s in range(S):
+                per_unit = []
+                for u in range(NUM_UNIT_CODES):
+                    top, under, cover = U_TOP[u], U_UNDER[u], U_COVER[u]
+                    if top > WATER + 1 or under >= k or top < WATER and top >= k or cover >= n:
+                        per_unit.append(())  # a code that never occurs with this config
+                        continue
+                    at = [self._top + s * (k + 2) + (rel[top] if top < WATER else k + top - WATER)]
+                    if under >= 0:
+                        at.append(self._under + s * k + rel[under])
+                    if cover >= 0:
+                        at.append(self._cover + s * n + seat[cover])
+                    if U_COLOURS[u] & mine:
+                        at.append(self._mine + s)
+                    per_unit.append(tuple(at))
+                row.append(per_unit)
+            owners = bytearray(k * n)
+            if not self.hidden:
+                for c in range(k):
+                    owners[rel[c] * n + seat[self._public_owner[c]]] = 1
+            tables = self._cache[key] = (row, rel, seat, bytes(owners))
+        return tables
+
     def encode_into(self, state: State, player: int, buf: bytearray) -> None:
         n, k = self.num_players, self.num_colours
-        rel = self._rel[self._base(state, player)]
+        row_tab, rel, seat, owner_bytes = self._tables(player, self._base(state, player))
         phase = state.phase
         if phase == PLAY_PHASE or phase == ORDER_PHASE:
             buf[self._phase + phase] = 1
-            buf[self._to_act + (state.current_player - player) % n] = 1
+            buf[self._to_act + seat[state.current_player]] = 1
+        at = self._hand
         for kind in state.hands[player]:
-            buf[self._hand + kind] += 1
-        hands = state.hands
-        for q in range(n):
-            buf[self._hsize + (q - player) % n] = len(hands[q])
-        mine = state.seat_colours[player]
-        in_row = [0] * k
-        water = 0
-        o_top, o_under, o_cover, o_mine = self._top, self._under, self._cover, self._mine
-        width = k + 2
-        for s, u in enumerate(state.row):
-            top = U_TOP[u]
-            if top < WATER:
-                buf[o_top + s * width + rel[top]] = 1
-                in_row[top] += 1
-            else:
-                buf[o_top + s * width + k + top - WATER] = 1
-                water += top == WATER
-            under = U_UNDER[u]
-            if under >= 0:
-                buf[o_under + s * k + rel[under]] = 1
-                in_row[under] += 1
-            cover = U_COVER[u]
-            if cover >= 0:
-                buf[o_cover + s * n + (cover - player) % n] = 1
-            if U_COLOURS[u] & mine:
-                buf[o_mine + s] = 1
-        targets = state.targets
-        for s in range(S):
-            if targets >> s & 1:
-                buf[self._targets + s] = 1
+            buf[at + kind] += 1
+        at = self._hsize
+        for q, hand in enumerate(state.hands):
+            buf[at + seat[q]] = len(hand)
+        in_row = [0] * (k + 2)  # per colour, then water and gap
+        s = 0
+        for u in state.row:
+            for i in row_tab[s][u]:
+                buf[i] = 1
+            in_row[U_TOP[u] if U_TOP[u] < WATER else k + U_TOP[u] - WATER] += 1
+            if U_UNDER[u] >= 0:
+                in_row[U_UNDER[u]] += 1
+            s += 1
+        at = self._targets
+        buf[at : at + S] = _MASK_BYTES[state.targets]
+        at = self._order
         for i, j in enumerate(state.reorder):
-            buf[self._order + i * S + j] = 1
+            buf[at + i * S + j] = 1
         shot = state.shot
         for c in range(k):
             r = rel[c]
             buf[self._in_row + r] = in_row[c]
             buf[self._in_deck + r] = DUCKS_PER_COLOUR - shot[c] - in_row[c]
             buf[self._shot + r] = shot[c] - 1
-        buf[self._water] = NUM_WATER - water
+        buf[self._water] = NUM_WATER - in_row[k]
         deck = state.deck
         buf[self._deck] = len(deck)
         if self._bottom >= 0:
@@ -188,8 +218,13 @@ class SittingDucksEncoder(Encoder):
         buf[at : at + NUM_KINDS] = bytes(state.discard)
         buf[self._draw] = len(state.draw)
         at = self._owner
-        owners = state.colour_owner
-        if self.hidden and not state.terminal:
+        if not self.hidden:
+            buf[at : at + k * n] = owner_bytes
+        elif state.terminal:  # everyone has revealed
+            for c, q in enumerate(state.colour_owner):
+                buf[at + rel[c] * n + seat[q]] = 1
+        else:
+            mine = state.seat_colours[player]
             evidence = state.colour_evidence
             for c in range(k):
                 r = rel[c]
@@ -198,14 +233,12 @@ class SittingDucksEncoder(Encoder):
                     continue
                 for q in range(n):
                     if q != player and evidence[q] >> c & 1:
-                        buf[at + r * n + (q - player) % n] = 1
-        else:
-            for c in range(k):
-                buf[at + rel[c] * n + (owners[c] - player) % n] = 1
-        points = state.points
-        for q in range(n):
-            buf[self._points + (q - player) % n] = min(points[q], MAX_POINTS)
-        buf[self._game] = min(state.game, 127)
+                        buf[at + r * n + seat[q]] = 1
+        if self._match:
+            points = state.points
+            for q in range(n):
+                buf[self._points + seat[q]] = min(points[q], MAX_POINTS)
+            buf[self._game] = min(state.game, 127)
 
     def state_into(self, state: State, buf: bytearray) -> None:
         n, k = self.num_players, self.num_colours
