@@ -17,12 +17,9 @@ def _cases() -> list[Any]:
         for n in game.player_counts:
             cases.append(pytest.param(module, {"num_players": n}, id=f"{game.env_name}-{n}p"))
         for variant, overrides in game.variants.items():
-            n = min(game.player_counts)
-            cases.append(
-                pytest.param(
-                    module, {"num_players": n, **overrides}, id=f"{game.env_name}-{variant}-{n}p"
-                )
-            )
+            config = {"num_players": min(game.player_counts), **overrides}
+            n = config["num_players"]
+            cases.append(pytest.param(module, config, id=f"{game.env_name}-{variant}-{n}p"))
         for option, values in game.option_values.items():
             n = min(game.player_counts)
             for value in values:
