@@ -48,7 +48,10 @@ class RandomAgent:
         state: Any = None,
         player: int | None = None,
     ) -> int:
-        legal = np.flatnonzero(action_mask)
+        if type(action_mask) is not np.ndarray or action_mask.ndim != 1:
+            action_mask = np.ravel(action_mask)  # lists, and masks of shape (1, n)
+        # The same ascending indices as np.flatnonzero, at a fraction of its call overhead.
+        legal = action_mask.nonzero()[0]
         if legal.size == 0:
             raise ValueError("RandomAgent.act: the action mask has no legal action")
         return int(legal[self.rng.integers(legal.size)])

@@ -57,6 +57,7 @@ from dataclasses import fields
 from typing import Any, ClassVar
 
 import numpy as np
+from numpy.random.bit_generator import ISeedSequence
 
 
 class IllegalMoveError(ValueError):
@@ -182,11 +183,87 @@ def make_rng(seed: int | np.random.Generator | None) -> np.random.Generator:
 
 
 def clone_rng(rng: np.random.Generator) -> np.random.Generator:
-    """An independent generator in exactly the same state (cheaper than ``copy.deepcopy``)."""
-    # A fixed seed skips reading OS entropy; the state is overwritten right after.
-    bit_generator = type(rng.bit_generator)(0)
-    bit_generator.state = rng.bit_generator.state
+    """An independent generator in exactly the same state as ``rng``, copied lazily.
+
+    Only the bit generator's state is read now; the generator itself is built the first time the
+    copy is used. Searches clone a state per candidate move and most clones never draw, so they
+    skip the costly part. Later draws from ``rng`` do not affect the copy.
+    """
+    if type(rng) is LazyGenerator:
+        return rng._copy()
+    bit_generator = rng.bit_generator
+    return LazyGenerator(type(bit_generator), bit_generator.state)
+
+
+class _NoSeed(ISeedSequence):
+    """A seed sequence that costs nothing: the state it gives is overwritten at once."""
+
+    def generate_state(self, n_words: int, dtype: Any = np.uint32) -> np.ndarray:
+        return np.zeros(n_words, dtype=dtype)
+
+
+_NO_SEED = _NoSeed()
+
+
+def _generator_from_state(kind: type, state: dict[str, Any]) -> np.random.Generator:
+    """A new ``Generator`` on a ``kind`` bit generator (e.g. ``PCG64``) set to ``state``."""
+    bit_generator = kind(_NO_SEED)
+    bit_generator.state = state
     return np.random.Generator(bit_generator)
+
+
+class LazyGenerator:
+    """What :func:`clone_rng` returns: a ``numpy.random.Generator`` built on first use.
+
+    It holds a snapshot of the original's bit-generator state (a dict, never mutated; copies of an
+    unused copy share it) and forwards every attribute to the real generator, built from the
+    snapshot when first needed, so draws give exactly the numbers the original would have given
+    at the time of the copy. ``isinstance(x, numpy.random.Generator)`` holds; pickling and
+    ``copy`` turn it into a plain ``Generator`` in the same state.
+    """
+
+    __slots__ = ("_kind", "_snapshot", "_generator")
+
+    def __init__(self, kind: type, snapshot: dict[str, Any]) -> None:
+        self._kind = kind
+        self._snapshot = snapshot
+        self._generator: np.random.Generator | None = None
+
+    def _real(self) -> np.random.Generator:
+        generator = self._generator
+        if generator is None:
+            generator = self._generator = _generator_from_state(self._kind, self._snapshot)
+            self._snapshot = None  # the generator now holds (and advances) the state
+        return generator
+
+    def _state(self) -> dict[str, Any]:
+        if self._generator is None:
+            return self._snapshot
+        return self._generator.bit_generator.state
+
+    def _copy(self) -> LazyGenerator:
+        return LazyGenerator(self._kind, self._state())
+
+    def __getattr__(self, name: str) -> Any:
+        # Called only for names not found on this class: every Generator method and attribute.
+        return getattr(self._real(), name)
+
+    # isinstance() consults __class__ after type(): callers that check for a Generator accept it.
+    @property
+    def __class__(self) -> type:  # type: ignore[override]
+        return np.random.Generator
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _generator_from_state, (self._kind, self._state())
+
+    def __copy__(self) -> np.random.Generator:
+        return _generator_from_state(self._kind, self._state())
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> np.random.Generator:
+        return _generator_from_state(self._kind, self._state())
+
+    def __repr__(self) -> str:
+        return f"LazyGenerator({self._kind.__name__})"
 
 
 def resolve_first_player(value: int | str, num_players: int, rng: np.random.Generator) -> int:
