@@ -87,6 +87,8 @@ def mutmut_config(engine: str, project: Path) -> str:
             f'only_mutate = ["cardzoo/envs/{engine}/game.py"]',
             f"pytest_add_cli_args_test_selection = {toml_list(selection)}",
             'pytest_add_cli_args = ["-p", "no:cacheprovider"]',
+            # mutmut's default (15x the clean run) lets one looping mutant cost a quarter hour
+            "timeout_multiplier = 5.0",
             # the scratch project lies inside the repository's git tree; that history is not its own
             "use_git_change_detection = false",
             "",
