@@ -118,22 +118,34 @@ class CubirdsEncoder(Encoder):
         o = self._hand
         buf[o : o + NUM_SPECIES] = bytes(state.hands[player])
         o_sizes, o_known, o_exact, o_coll = self._sizes, self._known, self._exact, self._coll
-        hand_sizes, known, exact = state.hand_sizes, state.known, state.exact
+        hand_sizes, known, exact = state.hand_sizes, state.known, state.exact_bits
         collections = state.collections
         for q, rel in enumerate(self._seat_offsets[player]):
             buf[o_sizes + rel] = hand_sizes[q]
             o = rel * NUM_SPECIES
-            buf[o_known + o : o_known + o + NUM_SPECIES] = bytes(known[q])
-            buf[o_exact + o : o_exact + o + NUM_SPECIES] = bytes(exact[q])
+            if any(known[q]):  # the buffer is zeroed: most of the time nothing is known
+                buf[o_known + o : o_known + o + NUM_SPECIES] = bytes(known[q])
+            if exact[q]:
+                buf[o_exact + o : o_exact + o + NUM_SPECIES] = _FLAGS[exact[q]]
             buf[o_coll + o : o_coll + o + NUM_SPECIES] = bytes(collections[q])
-        self._write_rows(state, buf, self._rows)
+        o = self._rows
+        cache = self._row_cache
+        for row in state.rows:
+            key = tuple(row)
+            block = cache.get(key)
+            if block is None:
+                if len(cache) >= _ROW_CACHE_SIZE:
+                    cache.clear()
+                block = cache[key] = _row_blocks(key)
+            buf[o : o + _ROW_SIZE] = block
+            o += _ROW_SIZE
         buf[self._draw] = len(state.draw)
         o = self._pool
-        buf[o : o + NUM_SPECIES] = bytes(state.pool_lb[player])
+        buf[o : o + NUM_SPECIES] = state.pool_lb[player]
         buf[self._pool_unknown] = state.pool_unknown[player]
         buf[self._disc] = state.discard_size
         o = self._seen
-        buf[o : o + NUM_SPECIES] = bytes(state.discard_known[player])
+        buf[o : o + NUM_SPECIES] = state.discard_known[player]
 
     def state_into(self, state: State, buf: bytearray) -> None:
         current = state.current_player
@@ -144,7 +156,7 @@ class CubirdsEncoder(Encoder):
             o = q * NUM_SPECIES
             buf[self._s_hands + o : self._s_hands + o + NUM_SPECIES] = bytes(state.hands[q])
             buf[self._s_known + o : self._s_known + o + NUM_SPECIES] = bytes(state.known[q])
-            buf[self._s_exact + o : self._s_exact + o + NUM_SPECIES] = bytes(state.exact[q])
+            buf[self._s_exact + o : self._s_exact + o + NUM_SPECIES] = _FLAGS[state.exact_bits[q]]
             buf[self._s_coll + o : self._s_coll + o + NUM_SPECIES] = bytes(state.collections[q])
         self._write_rows(state, buf, self._s_rows)
         o = self._s_draw
@@ -154,19 +166,26 @@ class CubirdsEncoder(Encoder):
         buf[o : o + NUM_SPECIES] = bytes(state.discard)
 
     def _write_rows(self, state: State, buf: bytearray, o: int) -> None:
-        cache = self._row_cache
         for row in state.rows:
-            key = tuple(row)
-            block = cache.get(key)
+            block = self._row_cache.get(tuple(row))
             if block is None:
-                block = cache[key] = _row_blocks(key)
-                if len(cache) > _ROW_CACHE_SIZE:
-                    cache.clear()
+                block = self._row_block(row)
             buf[o : o + _ROW_SIZE] = block
             o += _ROW_SIZE
 
+    def _row_block(self, row: list[int]) -> bytes:
+        """A row's piece, built on a cache miss and remembered (the cache is bounded)."""
+        cache = self._row_cache
+        if len(cache) >= _ROW_CACHE_SIZE:
+            cache.clear()
+        key = tuple(row)
+        block = cache[key] = _row_blocks(key)
+        return block
+
 
 _PRESENT = bytes([0] + [1] * 255)  # bytes.translate table: a count -> 1 if nonzero
+#: The ``exact`` piece of one seat from its bit mask (bit s = species s).
+_FLAGS = tuple(bytes(b >> s & 1 for s in range(NUM_SPECIES)) for b in range(1 << NUM_SPECIES))
 _ROW_CACHE_SIZE = 4096  # rows seen recently (a game shows a few hundred); bounds memory
 
 

@@ -30,13 +30,15 @@ but the player to act.
 What everyone knows beyond the table (§9), kept up to date on every move:
 
 - ``known[q]``: cards captured face up into seat ``q``'s hand and not laid or flocked since;
-- ``exact[q][s]``: 1 once ``q`` laid or flocked species ``s`` (all of them leave the hand), until
-  ``q`` next takes cards unseen: ``q`` then holds exactly ``known[q][s]`` of ``s``;
+- ``exact_bits[q]`` bit ``s`` (readable as ``exact[q][s]``): set once ``q`` laid or flocked
+  species ``s`` (all of them leave the hand), until ``q`` next takes cards unseen: ``q`` then
+  holds exactly ``known[q][s]`` of ``s``;
 - the draw pile's *pool*: when the pile's composition was last known (setup, a round end with the
   hands shown, a reshuffle of a public discard pile) minus the cards seen leaving it since; the
   cards drawn from it unseen are known only as a group. With ``reveal_round_end_discards=False``
   each seat also remembers its own thrown-away hand, so the pool and the discard pile are known
-  per seat (``pool_lb``, ``pool_unknown``, ``discard_known``);
+  per seat (``pool_lb``, ``pool_unknown``, ``discard_known``; the per-species counts are
+  ``bytearray`` s, which the encoder copies as they are);
 - ``log``: the events that moved unseen cards, which :meth:`State.determinize` replays (see
   :mod:`cardzoo.envs.cubirds.belief`).
 
@@ -284,7 +286,7 @@ class State(GameState):
         "hands",
         "hand_sizes",
         "known",
-        "exact",
+        "exact_bits",
         "collections",
         "rows",
         "draw",
@@ -306,6 +308,7 @@ class State(GameState):
         "terminal",
         "end_reason",
         "_winners",
+        "_ask_flock",
     )
 
     def __init__(
@@ -349,18 +352,18 @@ class State(GameState):
         self.hands = [[0] * NUM_SPECIES for _ in range(n)]
         self.hand_sizes = [0] * n
         self.known = [[0] * NUM_SPECIES for _ in range(n)]
-        self.exact = [[0] * NUM_SPECIES for _ in range(n)]
+        self.exact_bits = [0] * n
         self.collections = [[0] * NUM_SPECIES for _ in range(n)]
         self.rows: list[list[int]] = [[] for _ in range(NUM_ROWS)]
         self.draw: list[int] = []
         self.discard = [0] * NUM_SPECIES
         self.discard_size = 0
         self.discard_public = [0] * NUM_SPECIES
-        self.discard_known = [[0] * NUM_SPECIES for _ in range(n)]
+        self.discard_known = [bytearray(NUM_SPECIES) for _ in range(n)]
         self.src_known = [[0] * NUM_SPECIES for _ in range(n)]
         self.src_size = 0
         self.taken_seen = [0] * NUM_SPECIES
-        self.pool_lb = [[0] * NUM_SPECIES for _ in range(n)]
+        self.pool_lb = [bytearray(NUM_SPECIES) for _ in range(n)]
         self.pool_unknown = [0] * n
         self.log: list[tuple] = []
         self.current_player = 0
@@ -371,6 +374,7 @@ class State(GameState):
         self.terminal = False
         self.end_reason: str | None = None
         self._winners: tuple[int, ...] = ()
+        self._ask_flock = config.flock_step == "always"
 
     # -- building hand-set positions (scenario tests, analysis) ---------------------------------
 
@@ -412,7 +416,7 @@ class State(GameState):
         state.discard = _counts(discard)
         state.discard_size = sum(state.discard)
         state.discard_public = state.discard[:]
-        state.discard_known = [state.discard[:] for _ in range(n)]
+        state.discard_known = [bytearray(state.discard) for _ in range(n)]
         pack = _counts(state.draw)
         for hand in state.hands:
             for s in range(NUM_SPECIES):
@@ -506,7 +510,7 @@ class State(GameState):
         new.hands = [h[:] for h in self.hands]
         new.hand_sizes = self.hand_sizes[:]
         new.known = [k[:] for k in self.known]
-        new.exact = [e[:] for e in self.exact]
+        new.exact_bits = self.exact_bits[:]
         new.collections = [c[:] for c in self.collections]
         new.rows = [r[:] for r in self.rows]
         new.draw = self.draw[:]
@@ -528,6 +532,7 @@ class State(GameState):
         new.terminal = self.terminal
         new.end_reason = self.end_reason
         new._winners = self._winners
+        new._ask_flock = self._ask_flock
         return new
 
     def view(self, player: int) -> View:
@@ -547,7 +552,9 @@ class State(GameState):
             hand=tuple(self.hands[player]),
             hand_sizes=tuple(self.hand_sizes),
             known_hands=tuple(tuple(k) for k in self.known),
-            exact=tuple(tuple(bool(x) for x in e) for e in self.exact),
+            exact=tuple(
+                tuple(bool(b >> s & 1) for s in range(NUM_SPECIES)) for b in self.exact_bits
+            ),
             collections=tuple(tuple(c) for c in self.collections),
             rows=tuple(tuple(r) for r in self.rows),
             draw_size=len(self.draw),
@@ -582,9 +589,9 @@ class State(GameState):
             if sum(hand) != self.hand_sizes[q]:
                 raise AssertionError(f"resampled hand of seat {q} has the wrong size: {hand}")
             new.hands[q] = hand
-            new.discard_known[q] = [
+            new.discard_known[q] = bytearray(
                 p + o for p, o in zip(self.discard_public, sample.discard_own[q])
-            ]
+            )
             # The source's public part is what ``player`` knows of it minus its own cards.
             new.src_known[q] = [
                 k - mine + o
@@ -607,6 +614,12 @@ class State(GameState):
         new.log = sample.log
         new.rng = np.random.default_rng(int(rng.integers(2**63)))
         return new
+
+    @property
+    def exact(self) -> list[list[int]]:
+        """Per seat and species: 1 if everyone knows the seat holds exactly its known cards of
+        that species (it laid or flocked them since it last took cards unseen), else 0."""
+        return [[b >> s & 1 for s in range(NUM_SPECIES)] for b in self.exact_bits]
 
     @property
     def card_totals(self) -> list[int]:
@@ -665,7 +678,7 @@ class State(GameState):
         self.log.append((EV_CLOSE, p, species, laid - known[species]))
         hand[species] = 0
         known[species] = 0
-        self.exact[p][species] = 1
+        self.exact_bits[p] |= 1 << species
         self.hand_sizes[p] -= laid
         captured, row = lay_on_row(self.rows[r], species, end, laid)
         self.rows[r] = row
@@ -718,14 +731,14 @@ class State(GameState):
             self._enter_flock_phase()
 
     def _enter_flock_phase(self) -> None:
-        if self.config.flock_step == "always":
-            self.phase = FLOCK_PHASE
-            return
         hand = self.hands[self.current_player]
         for s in range(NUM_SPECIES):
             if hand[s] >= SMALL_FLOCK[s]:
                 self.phase = FLOCK_PHASE
                 return
+        if self._ask_flock:  # flock_step="always": ask even when pass is the only choice
+            self.phase = FLOCK_PHASE
+            return
         self._end_turn()  # only "pass" is legal: skip the decision (§4.2, flock_step="auto")
 
     def _flock(self, species: int) -> None:
@@ -737,7 +750,7 @@ class State(GameState):
         banked = 2 if count >= BIG_FLOCK[species] else 1
         hand[species] = 0
         self.known[p][species] = 0
-        self.exact[p][species] = 1
+        self.exact_bits[p] |= 1 << species
         self.hand_sizes[p] -= count
         collection = self.collections[p]
         collection[species] += banked
@@ -775,7 +788,8 @@ class State(GameState):
             # Face down, only the captured cards (seen entering the hand) are public; the owner
             # remembers the rest of its own hand.
             public = hand if reveal else known
-            leftovers.append(tuple(h - k for h, k in zip(hand, known)))
+            if not reveal:
+                leftovers.append(tuple(h - k for h, k in zip(hand, known)))
             for s in range(NUM_SPECIES):
                 c = hand[s]
                 if c:
@@ -810,27 +824,32 @@ class State(GameState):
         """Seat ``q`` takes up to ``k`` cards unseen (deal, 2-card draw); returns how many (§6)."""
         draw = self.draw
         hand = self.hands[q]
-        counts = [0] * NUM_SPECIES
-        got = 0
-        taken = 0
-        for _ in range(k):
-            if not draw:
-                if got:  # the cards before the reshuffle came from the old pile
-                    self.log.append((EV_BATCH, q, tuple(counts)))
-                    counts = [0] * NUM_SPECIES
-                    got = 0
-                if not self._reshuffle():
-                    break
-            card = draw.pop()
-            hand[card] += 1
-            counts[card] += 1
-            got += 1
-            taken += 1
-        if got:
+        if len(draw) >= k:  # the usual case: no reshuffle in between
+            counts = [0] * NUM_SPECIES
+            for _ in range(k):
+                card = draw.pop()
+                hand[card] += 1
+                counts[card] += 1
             self.log.append((EV_BATCH, q, tuple(counts)))
+            self.hand_sizes[q] += k
+            self.exact_bits[q] = 0
+            return k
+        taken = 0
+        while taken < k:
+            if not draw and not self._reshuffle():
+                break
+            # One batch per pile: the cards before a reshuffle came from the old pile.
+            part = min(k - taken, len(draw))
+            counts = [0] * NUM_SPECIES
+            for _ in range(part):
+                card = draw.pop()
+                hand[card] += 1
+                counts[card] += 1
+            self.log.append((EV_BATCH, q, tuple(counts)))
+            taken += part
         if taken:
             self.hand_sizes[q] += taken
-            self.exact[q] = [0] * NUM_SPECIES
+            self.exact_bits[q] = 0
         return taken
 
     def _draw_public(self) -> int:
@@ -860,18 +879,19 @@ class State(GameState):
         self.rng.shuffle(draw)
         self.log.append((EV_RESHUFFLE, tuple(self.discard_public)))
         self.src_size = self.discard_size
-        self.src_known = self.discard_known
+        self.src_known = [list(seen) for seen in self.discard_known]
         self._reset_pool()
         self.discard = [0] * NUM_SPECIES
         self.discard_public = [0] * NUM_SPECIES
-        self.discard_known = [[0] * NUM_SPECIES for _ in range(self.num_players)]
+        self.discard_known = [bytearray(NUM_SPECIES) for _ in range(self.num_players)]
         self.discard_size = 0
         return True
 
     def _new_source(self, counts: list[int] | None = None) -> None:
         """The draw pile's composition is public now (``counts``, default: the pile itself): the
         record of earlier unseen draws no longer matters and restarts here."""
-        counts = _counts(self.draw) if counts is None else counts
+        if counts is None:
+            counts = [self.draw.count(s) for s in range(NUM_SPECIES)]
         self.log = [(EV_SOURCE, tuple(counts))]
         self.src_size = sum(counts)
         self.src_known = [counts[:] for _ in range(self.num_players)]
@@ -879,13 +899,19 @@ class State(GameState):
 
     def _reset_pool(self) -> None:
         self.taken_seen = [0] * NUM_SPECIES
+        if self.config.reveal_round_end_discards:  # every seat knows the same pool
+            self._refresh_pool(0)
+            lb, unknown = self.pool_lb[0], self.pool_unknown[0]
+            self.pool_lb = [lb[:] for _ in range(self.num_players)]
+            self.pool_unknown = [unknown] * self.num_players
+            return
         for q in range(self.num_players):
             self._refresh_pool(q)
 
     def _refresh_pool(self, q: int) -> None:
         """Seat ``q``'s view of the pool from what it knows of the source and the cards seen
         leaving it: at least ``known - seen`` of each species, the rest unnamed."""
-        lb = [max(k - t, 0) for k, t in zip(self.src_known[q], self.taken_seen)]
+        lb = bytearray([max(k - t, 0) for k, t in zip(self.src_known[q], self.taken_seen)])
         self.pool_lb[q] = lb
         self.pool_unknown[q] = self.src_size - sum(self.taken_seen) - sum(lb)
 
@@ -984,8 +1010,9 @@ def _cards(cards: list[int] | str) -> list[int]:
 
 
 def _counts(cards: list[int] | str) -> list[int]:
+    """Cards per species, from species ids or spec letters."""
     counts = [0] * NUM_SPECIES
-    for s in _cards(cards):
+    for s in cards if isinstance(cards, list) else _cards(cards):
         counts[s] += 1
     return counts
 

@@ -104,7 +104,7 @@ def explained_by_its_log(state: State) -> None:
         for q in range(n):
             discard = [a + b for a, b in zip(discard, pending[q])]
             seen = [a + b for a, b in zip(state.discard_public, pending[q])]
-            assert state.discard_known[q] == seen, q
+            assert list(state.discard_known[q]) == seen, q
         assert state.discard == discard
 
 
