@@ -1,83 +1,454 @@
-"""Steps per second of cardzoo envs under random legal play (the standard AEC loop).
+"""``cardzoo bench``: decisions/s of every game, its engine and encoder, peers, memory, training.
 
-Every env is timed with exactly the same loop: ``env.last()``, pick a uniformly random unmasked
-action, ``env.step()``. PettingZoo classic envs are timed with the same loop as peers when they can
-be imported (they need ``pettingzoo[classic]``), so ratios come from one run on one machine.
+    cardzoo bench [GAME...] [--players N...] [--seconds S] [--repeats R] [--peers] [--train]
+        [--memory-games G] [--train-seconds T] [--json FILE] [--plot FILE]
+
+What is measured, for every game and player count (docs/benchmark.md has the details):
+
+- ``env`` and ``raw_env``: the standard AEC loop under random legal play (``env.last()``, a
+  uniformly random unmasked action, ``env.step()``; resets included). **Decisions** are the steps
+  with a real action; steps also count the ``None`` steps that retire finished agents (about 40%
+  of a leduc hand), so decisions are the fair unit across games;
+- ``engine``: the rules engine alone (deal, ``legal_move_ids`` + ``apply_id``; no tensors);
+- ``encoder``: microseconds per observation and per action mask, on 512 consecutive decision
+  states of random games;
+- on the ``env`` row: ``reset()`` and construction time, and the memory one env holds after
+  ``G`` random games (1,000 by default; see ``bench_loops.private_bytes``);
+- with ``--peers``: PettingZoo ``leduc_holdem_v4``, ``texas_holdem_v4``, ``connect_four_v3``
+  (``env()`` and ``raw_env()``) and RLCard's own leduc API, with the same loop;
+- with ``--train``: ``MaskablePPO.learn`` learner steps/s and total decisions/s for K = 1, 8, 64
+  batched games (``bench_train.measure``, self-play opponents), per game at its smallest
+  player count.
+
+Each timed measurement runs for ``S`` seconds; all of them run once per repeat, in alternating
+order, so that a change of machine load touches every row alike. Rows report the best and the
+median of the repeats, and decisions per CPU second (what the process itself got done, less
+sensitive to other processes on a shared machine).
+
+The JSON written by ``--json`` is the schema documented in docs/benchmark.md (``SCHEMA``).
 """
 
 from __future__ import annotations
 
+import os
+import statistics
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
-import numpy as np
+from cardzoo.train.bench_loops import (
+    Sample,
+    aec_loop,
+    encoder_loop,
+    engine_loop,
+    play_games,
+    private_bytes,
+    repeat_loop,
+    sample_states,
+)
+from cardzoo.train.bench_peers import REFERENCE, Peer, load_peers
 
-PEERS: dict[str, str] = {
-    "leduc_holdem_v4": "pettingzoo.classic.leduc_holdem_v4",
-    "connect_four_v3": "pettingzoo.classic.connect_four_v3",
-}
-
-
-def steps_per_second(make_env: Callable[[], Any], min_steps: int = 50_000, seed: int = 0) -> float:
-    """Random legal play until at least ``min_steps`` steps; returns steps/s (resets included)."""
-    env = make_env()
-    rng = np.random.default_rng(seed)
-    integers = rng.integers
-    flatnonzero = np.flatnonzero
-    steps = 0
-    episode = 0
-    start = time.perf_counter()
-    while steps < min_steps:
-        # Seed the first episode only: some peers rebuild their game when reseeded.
-        env.reset(seed=seed if episode == 0 else None)
-        episode += 1
-        for _ in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-            else:
-                legal = flatnonzero(obs["action_mask"])
-                env.step(int(legal[integers(legal.size)]))
-            steps += 1
-    return steps / (time.perf_counter() - start)
+#: Version of the JSON layout; bumped when a field changes meaning or disappears.
+SCHEMA = 1
+#: Training throughput is measured for these batch sizes (K games side by side).
+TRAIN_ENVS = (1, 8, 64)
+#: Memory is measured after this many decisions at most, whatever the number of games asked:
+#: long games (Odin's Ravens under random play: about 1,200 decisions) would take minutes.
+MEMORY_MAX_DECISIONS = 200_000
+ENCODER_STATES = 512
 
 
-def run(games: list[Any], min_steps: int = 50_000, repeats: int = 3) -> list[dict[str, Any]]:
-    """Time env() and raw_env() of every game and player count, and the importable peers."""
-    import importlib
+@dataclass
+class Settings:
+    """What to measure and for how long."""
+
+    games: list[ModuleType]
+    players: dict[str, list[int]]  # env name -> player counts to measure
+    seconds: float = 1.0
+    repeats: int = 3
+    peers: bool = False
+    train: bool = False
+    memory_games: int = 1000
+    train_seconds: float = 10.0
+
+    def __post_init__(self) -> None:
+        if not self.seconds > 0:
+            raise ValueError(f"--seconds must be > 0, got {self.seconds}")
+        if isinstance(self.repeats, bool) or not isinstance(self.repeats, int) or self.repeats < 1:
+            raise ValueError(f"--repeats must be an int >= 1, got {self.repeats!r}")
+        if self.memory_games < 0:
+            raise ValueError(f"--memory-games must be >= 0, got {self.memory_games}")
+        if not self.train_seconds > 0:
+            raise ValueError(f"--train-seconds must be > 0, got {self.train_seconds}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "games": [m.GAME.env_name for m in self.games],
+            "players": self.players,
+            "seconds": self.seconds,
+            "repeats": self.repeats,
+            "peers": self.peers,
+            "train": self.train,
+            "memory_games": self.memory_games,
+            "memory_max_decisions": MEMORY_MAX_DECISIONS,
+            "train_seconds": self.train_seconds,
+            "train_envs": list(TRAIN_ENVS),
+        }
+
+
+def select(
+    names: list[str] | None, players: list[int] | None, all_games: list[ModuleType]
+) -> tuple[list[ModuleType], dict[str, list[int]]]:
+    """The games and player counts to measure.
+
+    Games named explicitly must each be playable by one of ``players``; with no game named, the
+    games with none of those counts are left out (``--players 2`` skips a 3-6 player game).
+    """
+    from cardzoo.envs import load
+
+    chosen = all_games if not names else [load(name) for name in dict.fromkeys(names)]
+    modules, counts = [], {}
+    for module in chosen:
+        spec = module.GAME
+        if players is None:
+            wanted = list(spec.player_counts)
+        else:
+            wanted = [n for n in spec.player_counts if n in players]
+            if not wanted and names:
+                raise ValueError(
+                    f"{spec.env_name} is played by {list(spec.player_counts)} players, "
+                    f"not {sorted(set(players))}"
+                )
+        if wanted:
+            modules.append(module)
+            counts[spec.env_name] = wanted
+    if not modules:
+        raise ValueError(f"no game is played by {sorted(set(players or []))} players")
+    return modules, counts
+
+
+@dataclass
+class Task:
+    """A measurement repeated once per repeat; ``samples`` collects what each repeat gave."""
+
+    key: tuple[str, str, int, str]  # suite, env, players, api
+    run: Callable[[float], dict[str, Sample]]
+    samples: list[dict[str, Sample]] = field(default_factory=list)
+    load: list[float] = field(default_factory=list)
+
+
+def _our_tasks(module: ModuleType, n: int) -> list[Task]:
+    spec = module.GAME
+    name = spec.env_name
+    config = spec.make_config(num_players=n)
+    encoder = module.raw_env(num_players=n).encoder
+    states = sample_states(spec.state_cls, config, ENCODER_STATES)
+
+    def env_run(seconds: float) -> dict[str, Sample]:
+        return {"play": aec_loop(module.env(num_players=n), seconds)}
+
+    def raw_run(seconds: float) -> dict[str, Sample]:
+        return {"play": aec_loop(module.raw_env(num_players=n), seconds)}
+
+    def engine_run(seconds: float) -> dict[str, Sample]:
+        return {"play": engine_loop(spec.state_cls, config, seconds)}
+
+    def encoder_run(seconds: float) -> dict[str, Sample]:
+        encode, mask = encoder.encode, encoder.mask
+        return {
+            "obs": encoder_loop(lambda s: encode(s, s.current_player), states, seconds / 2),
+            "mask": encoder_loop(mask, states, seconds / 2),
+        }
+
+    def setup_run(seconds: float) -> dict[str, Sample]:
+        env = module.env(num_players=n)
+        env.reset(seed=0)
+        return {
+            "construct": repeat_loop(lambda: module.env(num_players=n), seconds / 4),
+            "reset": repeat_loop(env.reset, seconds / 4),
+        }
+
+    ours = ("cardzoo", name, n)
+    return [
+        Task((*ours, "env"), env_run),
+        Task((*ours, "raw_env"), raw_run),
+        Task((*ours, "engine"), engine_run),
+        Task((*ours, "encoder"), encoder_run),
+        Task((*ours, "setup"), setup_run),
+    ]
+
+
+def _peer_task(peer: Peer) -> Task:
+    return Task(
+        (peer.suite, peer.env, peer.players, peer.api),
+        lambda seconds, peer=peer: {"play": peer.measure(seconds)},
+    )
+
+
+def _rates(samples: list[Sample]) -> dict[str, Any]:
+    steps = [s.steps / s.wall for s in samples]
+    decisions = [s.decisions / s.wall for s in samples]
+    return {
+        "steps_per_s": max(steps),
+        "steps_per_s_median": statistics.median(steps),
+        "decisions_per_s": max(decisions),
+        "decisions_per_s_median": statistics.median(decisions),
+        "cpu_decisions_per_s": max(s.decisions / s.cpu for s in samples if s.cpu > 0)
+        if any(s.cpu > 0 for s in samples)
+        else None,
+        "episodes": sum(s.episodes for s in samples),
+        "decisions": sum(s.decisions for s in samples),
+    }
+
+
+def _micros(samples: list[Sample]) -> tuple[float, float, float]:
+    """Best, median and best-CPU microseconds per call."""
+    per = [s.wall / s.steps * 1e6 for s in samples]
+    cpu = [s.cpu / s.steps * 1e6 for s in samples]
+    return min(per), statistics.median(per), min(cpu)
+
+
+def _empty_row(key: tuple[str, str, int, str], task: Task, settings: Settings) -> dict[str, Any]:
+    suite, env, players, api = key
+    return {
+        "suite": suite,
+        "env": env,
+        "players": players,
+        "api": api,
+        "steps_per_s": None,
+        "steps_per_s_median": None,
+        "decisions_per_s": None,
+        "decisions_per_s_median": None,
+        "cpu_decisions_per_s": None,
+        "ratio_to_leduc_env": None,
+        "cpu_ratio_to_leduc_env": None,
+        "repeats": len(task.samples),
+        "seconds": settings.seconds,
+        "load_1min": round(statistics.mean(task.load), 2) if task.load else None,
+    }
+
+
+def _rows(tasks: list[Task], settings: Settings) -> list[dict[str, Any]]:
+    """One row per measurement; the setup task's numbers go on the env row of the same game."""
+    rows: dict[tuple[str, str, int, str], dict[str, Any]] = {}
+    for task in tasks:
+        suite, env, players, api = task.key
+        if api == "setup":
+            continue
+        row = _empty_row(task.key, task, settings)
+        if api == "encoder":
+            for part in ("obs", "mask"):
+                best, median, cpu = _micros([s[part] for s in task.samples])
+                row[f"{part}_us"] = round(best, 3)
+                row[f"{part}_us_median"] = round(median, 3)
+                row[f"cpu_{part}_us"] = round(cpu, 3)
+        else:
+            row.update(_rates([s["play"] for s in task.samples]))
+        rows[task.key] = row
+    for task in tasks:
+        suite, env, players, api = task.key
+        if api != "setup":
+            continue
+        row = rows[(suite, env, players, "env")]
+        best, median, _ = _micros([s["construct"] for s in task.samples])
+        row["construct_ms"] = round(best / 1000, 3)
+        row["construct_ms_median"] = round(median / 1000, 3)
+        best, median, _ = _micros([s["reset"] for s in task.samples])
+        row["reset_us"] = round(best, 2)
+        row["reset_us_median"] = round(median, 2)
+    return list(rows.values())
+
+
+def add_ratios(rows: list[dict[str, Any]]) -> None:
+    """``ratio_to_leduc_env`` (best decisions/s) and ``cpu_ratio_to_leduc_env`` on every row."""
+    reference = next(
+        (r for r in rows if (r["suite"], r["env"], r["api"]) == REFERENCE and r["decisions_per_s"]),
+        None,
+    )
+    if reference is None:
+        return
+    for row in rows:
+        if row["decisions_per_s"] is not None and row["api"] != "train":
+            row["ratio_to_leduc_env"] = round(
+                row["decisions_per_s"] / reference["decisions_per_s"], 3
+            )
+        if row.get("cpu_decisions_per_s") and reference.get("cpu_decisions_per_s"):
+            row["cpu_ratio_to_leduc_env"] = round(
+                row["cpu_decisions_per_s"] / reference["cpu_decisions_per_s"], 3
+            )
+
+
+def measure_memory(
+    module: ModuleType, n: int, games: int, report: Callable[[str], None]
+) -> dict[str, Any]:
+    """Bytes one env holds after one game and after ``games`` games of random play."""
+    fresh = module.env(num_players=n)
+    play_games(fresh, 1, MEMORY_MAX_DECISIONS, seed=10**6)
+    env = module.env(num_players=n)
+    play_games(env, 1, MEMORY_MAX_DECISIONS)
+    one = private_bytes(env, fresh)
+    played, decisions = play_games(env, games - 1, MEMORY_MAX_DECISIONS, seed=1)
+    after = private_bytes(env, fresh)
+    report(
+        f"memory {module.GAME.env_name} {n}p: {one / 1024:.1f} kB after 1 game, "
+        f"{after / 1024:.1f} kB after {played + 1} games"
+    )
+    return {"memory_bytes": after, "memory_games": played + 1, "memory_1_game_bytes": one}
+
+
+def train_rows(
+    modules: list[ModuleType], seconds: float, report: Callable[[str], None]
+) -> list[dict[str, Any]]:
+    """Learner steps/s of ``cardzoo train`` for each K of ``TRAIN_ENVS``, per game (fewest
+    players), through ``bench_train.measure`` with self-play opponents."""
+    from cardzoo.train.bench_train import measure
 
     rows = []
-    for name, module_name in PEERS.items():
-        try:
-            module = importlib.import_module(module_name)
-        except Exception as err:  # missing optional deps (rlcard, pygame)
-            print(f"peer {name}: not importable ({type(err).__name__}: {err}); skipped")
-            continue
-        best = max(steps_per_second(module.env, min_steps) for _ in range(repeats))
-        rows.append(
-            {"env": f"pettingzoo {name}", "players": 2, "factory": "env()", "steps_per_s": best}
-        )
-        print(f"{rows[-1]['env']:<28} env()      {best:>10,.0f} steps/s", flush=True)
-    for module in games:
-        for n in module.GAME.player_counts:
-            # Alternate the factories within each repeat so that drifting machine load hits
-            # both alike; keep the best of the repeats.
-            best = {"env": 0.0, "raw_env": 0.0}
-            for _ in range(repeats):
-                for factory in best:
-                    make = getattr(module, factory)
-                    rate = steps_per_second(lambda make=make, n=n: make(num_players=n), min_steps)
-                    best[factory] = max(best[factory], rate)
-            for factory, rate in best.items():
-                rows.append(
-                    {
-                        "env": module.GAME.env_name,
-                        "players": n,
-                        "factory": f"{factory}()",
-                        "steps_per_s": rate,
-                    }
+    for module in modules:
+        spec = module.GAME
+        players = spec.player_counts[0]
+        for k in TRAIN_ENVS:
+            try:
+                m = measure(spec.name, k, "self", seconds, players=players)
+            except ZeroDivisionError:  # stopped before its first rollout was complete
+                report(
+                    f"train {spec.env_name} {players}p K={k}: nothing measured in {seconds:g} s "
+                    "(no complete rollout); raise --train-seconds"
                 )
-                label = f"{module.GAME.env_name} {n}p"
-                print(f"{label:<28} {factory + '()':<10} {rate:>10,.0f} steps/s", flush=True)
+                continue
+            row = {
+                "suite": "cardzoo",
+                "env": spec.env_name,
+                "players": players,
+                "api": "train",
+                "steps_per_s": m["learner_steps_per_s"],
+                "steps_per_s_median": m["learner_steps_per_s"],
+                "decisions_per_s": m["decisions_per_s"],
+                "decisions_per_s_median": m["decisions_per_s"],
+                "cpu_decisions_per_s": None,
+                "ratio_to_leduc_env": None,
+                "cpu_ratio_to_leduc_env": None,
+                "repeats": 1,
+                "seconds": seconds,
+                "load_1min": m["load_1min"][-1],
+                "envs": k,
+                "opponents": "self",
+                "learner_steps_per_s": m["learner_steps_per_s"],
+                "learner_steps_per_cpu_s": m.get("learner_steps_per_cpu_s"),
+                "rollout_share": m.get("rollout_share"),
+                "update_share": m.get("update_share"),
+                "learner_steps": m.get("learner_steps"),
+                "wall_s": m.get("wall_s"),
+            }
+            rows.append(row)
+            report(
+                f"train {spec.env_name} {players}p K={k}: {row['learner_steps_per_s']:,} learner "
+                f"steps/s, {row['decisions_per_s']:,} decisions/s (load {row['load_1min']})"
+            )
     return rows
+
+
+def run(settings: Settings, report: Callable[[str], None] = print) -> dict[str, Any]:
+    """Measure everything ``settings`` asks for; returns the JSON-ready report."""
+    from cardzoo.train.bench_report import machine_info, package_versions
+
+    started = time.perf_counter()
+    machine = machine_info()
+    tasks: list[Task] = []
+    if settings.peers:
+        tasks += [_peer_task(p) for p in load_peers(report)]
+    for module in settings.games:
+        for n in settings.players[module.GAME.env_name]:
+            tasks += _our_tasks(module, n)
+
+    # A short untimed pass first: imports, caches and first-episode costs stay out of the rows.
+    warmup = min(0.1, settings.seconds / 5)
+    for task in tasks:
+        task.run(warmup)
+    for repeat in range(settings.repeats):
+        # Alternate the order: a load that drifts during the run touches first and last alike.
+        for task in tasks if repeat % 2 == 0 else reversed(tasks):
+            task.load.append(os.getloadavg()[0])
+            task.samples.append(task.run(settings.seconds))
+        report(
+            f"repeat {repeat + 1}/{settings.repeats} done "
+            f"({time.perf_counter() - started:.0f} s, load {os.getloadavg()[0]:.2f})"
+        )
+    rows = _rows(tasks, settings)
+
+    if settings.memory_games:
+        for module in settings.games:
+            for n in settings.players[module.GAME.env_name]:
+                row = next(
+                    r
+                    for r in rows
+                    if r["env"] == module.GAME.env_name and r["players"] == n and r["api"] == "env"
+                )
+                row.update(measure_memory(module, n, settings.memory_games, report))
+    if settings.train:
+        rows += train_rows(settings.games, settings.train_seconds, report)
+    add_ratios(rows)
+
+    machine["load_1min_end"] = round(os.getloadavg()[0], 2)
+    machine["bench_wall_s"] = round(time.perf_counter() - started, 1)
+    return {
+        "schema": SCHEMA,
+        "machine": machine,
+        "versions": package_versions(),
+        "settings": settings.to_dict(),
+        "rows": rows,
+        "targets": check_targets(rows),
+    }
+
+
+# -- targets of issue 10 -------------------------------------------------------------------------
+
+ENV_TO_LEDUC = 4.0  # every game's env() at least 4x leduc env() in decisions/s
+ENGINE_TO_LEDUC = 15.0  # the raw engine at least 15x
+ENV_TO_RAW = 0.95  # env() within 5% of raw_env()
+MEMORY_LIMIT = 64 * 1024  # bytes per env after the memory games
+SCALING = ("cubirds_v0", 2, 5, 0.8)  # Cubirds 5p within 20% of Cubirds 2p
+
+
+def check_targets(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every target the rows allow to check: what, for which row, the value, the bar, pass."""
+    found: list[dict[str, Any]] = []
+
+    def add(target: str, env: str, players: int, value: float, bar: float, ok: bool) -> None:
+        found.append(
+            {
+                "target": target,
+                "env": env,
+                "players": players,
+                "value": round(value, 3),
+                "bar": bar,
+                "ok": ok,
+            }
+        )
+
+    ours = {(r["env"], r["players"], r["api"]): r for r in rows if r["suite"] == "cardzoo"}
+    for (env, players, api), row in ours.items():
+        ratio = row.get("ratio_to_leduc_env")
+        if api == "env" and ratio is not None:
+            add("env() decisions/s / leduc env()", env, players, ratio, ENV_TO_LEDUC,
+                ratio >= ENV_TO_LEDUC)  # fmt: skip
+        if api == "engine" and ratio is not None:
+            add("engine decisions/s / leduc env()", env, players, ratio, ENGINE_TO_LEDUC,
+                ratio >= ENGINE_TO_LEDUC)  # fmt: skip
+        raw = ours.get((env, players, "raw_env"))
+        if api == "env" and raw and raw["decisions_per_s"]:
+            share = row["decisions_per_s"] / raw["decisions_per_s"]
+            add("env() / raw_env() decisions/s", env, players, share, ENV_TO_RAW,
+                share >= ENV_TO_RAW)  # fmt: skip
+        if api == "env" and row.get("memory_bytes") is not None:
+            kb = row["memory_bytes"] / 1024
+            add("memory per env (kB)", env, players, kb, MEMORY_LIMIT / 1024,
+                row["memory_bytes"] < MEMORY_LIMIT)  # fmt: skip
+    name, few, many, share = SCALING
+    low, high = ours.get((name, few, "env")), ours.get((name, many, "env"))
+    if low and high:
+        value = high["decisions_per_s"] / low["decisions_per_s"]
+        add(f"{many}p / {few}p env() decisions/s", name, many, value, share, value >= share)
+    return found

@@ -1,0 +1,397 @@
+"""``cardzoo bench`` (loops, memory walk, rows, targets, report, CLI) and the hot spots it found:
+the lazy RNG copy of ``clone_rng`` and ``RandomAgent``'s pick."""
+
+from __future__ import annotations
+
+import copy
+import gc
+import json
+import pickle
+import random
+import tracemalloc
+
+import numpy as np
+import pytest
+from cardzoo.agents import RandomAgent
+from cardzoo.envs import beasty_bar_v0, games, load
+from cardzoo.envs.core import LazyGenerator, clone_rng, make_rng
+from cardzoo.train import bench, bench_report
+from cardzoo.train.bench_loops import (
+    aec_loop,
+    encoder_loop,
+    engine_loop,
+    play_games,
+    private_bytes,
+    sample_states,
+)
+from cardzoo.train.cli import main
+
+# -- clone_rng: a lazy copy that draws exactly what an eager copy draws -------------------------
+
+
+def eager_copy(rng: np.random.Generator) -> np.random.Generator:
+    """What clone_rng did before it became lazy: a new bit generator set to the same state."""
+    bit_generator = type(rng.bit_generator)(0)
+    bit_generator.state = rng.bit_generator.state
+    return np.random.Generator(bit_generator)
+
+
+@pytest.mark.parametrize("kind", [np.random.PCG64, np.random.PCG64DXSM, np.random.Philox])
+def test_clone_rng_draws_what_an_eager_copy_draws(kind):
+    rng = np.random.Generator(kind(12))
+    rng.random(5)
+    reference = eager_copy(rng)
+    clone = clone_rng(rng)
+    rng.integers(100, size=50)  # the original moves on; the copy keeps the state it was given
+    assert (
+        clone.integers(1 << 40, size=20).tolist() == reference.integers(1 << 40, size=20).tolist()
+    )
+    assert clone.permutation(30).tolist() == reference.permutation(30).tolist()
+    assert repr(clone.bit_generator.state) == repr(reference.bit_generator.state)
+
+
+def test_clone_rng_is_lazy_and_copies_of_copies_are_independent():
+    rng = np.random.default_rng(3)
+    reference = eager_copy(rng)
+    first = clone_rng(rng)
+    assert type(first) is LazyGenerator and first._generator is None
+    second = clone_rng(first)  # a copy of an unused copy shares the snapshot, builds nothing
+    assert second._generator is None
+    expected = reference.random(6).tolist()
+    assert first.random(6).tolist() == expected
+    assert first._generator is not None
+    third = clone_rng(first)  # a copy of a used copy starts where that one is now
+    assert third.random(3).tolist() == reference.random(3).tolist()
+    assert second.random(6).tolist() == expected  # untouched by first's draws
+
+
+def test_clone_rng_passes_for_a_generator_and_pickles_as_one():
+    rng = np.random.default_rng(8)
+    clone = clone_rng(rng)
+    assert isinstance(clone, np.random.Generator)
+    assert make_rng(clone) is clone
+    for restored in (pickle.loads(pickle.dumps(clone)), copy.deepcopy(clone), copy.copy(clone)):
+        assert type(restored) is np.random.Generator
+        assert restored.random(4).tolist() == eager_copy(rng).random(4).tolist()
+    assert clone.random(4).tolist() == rng.random(4).tolist()  # copies did not advance it
+
+
+@pytest.mark.parametrize("module", games(), ids=lambda m: m.GAME.name)
+def test_engine_clone_draws_the_numbers_of_the_original(module):
+    spec = module.GAME
+    state = spec.state_cls(spec.make_config(num_players=spec.player_counts[0]), seed=5)
+    pick = random.Random(1).random
+    for _ in range(7):
+        legal = state.legal_move_ids()
+        state.apply_id(legal[int(pick() * len(legal))])
+    reference = eager_copy(state.rng)
+    clone = state.clone()
+    assert type(clone.rng) is LazyGenerator and clone.rng._generator is None
+    state.rng.random(9)
+    assert clone.rng.integers(1 << 30, size=8).tolist() == (
+        reference.integers(1 << 30, size=8).tolist()
+    )
+
+
+# -- RandomAgent ----------------------------------------------------------------------------
+
+
+def test_random_agent_picks_what_flatnonzero_would_pick():
+    masks = np.random.default_rng(0).integers(0, 2, size=(300, 45)).astype(np.int8)
+    masks[:, 7] = 1
+    agent, rng = RandomAgent(seed=11), np.random.default_rng(11)
+    for mask in masks:
+        legal = np.flatnonzero(mask)
+        assert agent.act(None, mask) == int(legal[rng.integers(legal.size)])
+
+
+def test_random_agent_takes_lists_and_row_masks():
+    assert RandomAgent(0).act(None, [0, 0, 1, 0]) == 2
+    assert RandomAgent(0).act(None, np.array([[0, 1, 0]], dtype=np.int8)) == 1
+
+
+# -- loops ----------------------------------------------------------------------------------
+
+
+def test_aec_loop_counts_decisions_apart_from_the_none_steps():
+    # seconds=0: exactly one episode. Beasty Bar 2p: 24 turns, then one None step per agent.
+    sample = aec_loop(beasty_bar_v0.env(), 0.0)
+    assert sample.episodes == 1
+    assert sample.decisions == 24 and sample.steps == 26
+    assert sample.wall > 0 and sample.cpu >= 0
+
+
+def test_engine_loop_plays_whole_games():
+    spec = beasty_bar_v0.raw_env().game
+    sample = engine_loop(spec.state_cls, spec.make_config(num_players=3), 0.0)
+    assert (sample.episodes, sample.decisions, sample.steps) == (1, 36, 36)
+
+
+def test_sample_states_are_consecutive_decision_states():
+    spec = load("cubirds").GAME
+    config = spec.make_config(num_players=2)
+    states = sample_states(spec.state_cls, config, 40)
+    assert len(states) == 40
+    assert all(not s.terminal for s in states)
+    # consecutive: each state is one move past the previous one of the same game
+    counts = [s.move_count for s in states]
+    assert counts[:10] == list(range(10))
+    encoder = load("cubirds").raw_env().encoder
+    sample = encoder_loop(encoder.mask, states, 0.0)
+    assert sample.steps == 40 and sample.episodes == 1
+
+
+# -- memory ---------------------------------------------------------------------------------
+
+
+class Holder:
+    def __init__(self, shared: tuple) -> None:
+        self.shared = shared
+        self.mine = [10**12 + i for i in range(2000)]
+        self.buffer = bytearray(40_000)
+
+
+def test_private_bytes_counts_own_objects_not_shared_ones():
+    shared = tuple(10**15 + i for i in range(5000))  # module-level data of both holders
+    fresh = Holder(shared)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        holder = Holder(shared)
+        traced = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    walked = private_bytes(holder, fresh)
+    assert 0.9 * traced < walked < 1.1 * traced
+    assert walked < 160_000  # own: about 120 kB; the shared tuple (200 kB) is not counted
+
+
+def test_private_bytes_of_an_env_agrees_with_tracemalloc():
+    warm = beasty_bar_v0.env(num_players=3)
+    play_games(warm, 2, 10**6, seed=50)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        env = beasty_bar_v0.env(num_players=3)
+        play_games(env, 5, 10**6)
+        gc.collect()
+        traced = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    fresh = beasty_bar_v0.env(num_players=3)
+    play_games(fresh, 1, 10**6, seed=90)
+    walked = private_bytes(env, fresh)
+    assert 0.6 * traced < walked < 1.6 * traced, (walked, traced)
+
+
+def test_play_games_stops_at_the_decision_budget():
+    played, decisions = play_games(beasty_bar_v0.env(), 100, 30)
+    assert played == 2 and decisions == 48  # 24 decisions a game; stops once 30 are passed
+
+
+# -- selection and settings -----------------------------------------------------------------
+
+
+def test_select_games_and_player_counts():
+    modules, counts = bench.select(None, [2], games())
+    names = [m.GAME.env_name for m in modules]
+    assert "sitting_ducks_v0" not in names  # played by 3-6: left out, not an error
+    assert counts["cubirds_v0"] == [2]
+    modules, counts = bench.select(["beasty_bar", "cubirds_v0"], [3, 4, 5], games())
+    assert counts == {"beasty_bar_v0": [3, 4], "cubirds_v0": [3, 4, 5]}
+    with pytest.raises(ValueError, match="odins_ravens_v0 is played by \\[2\\] players"):
+        bench.select(["odins_ravens"], [3], games())
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        bench.select(["chess"], None, games())
+    with pytest.raises(ValueError, match="no game is played by \\[9\\]"):
+        bench.select(None, [9], games())
+
+
+@pytest.mark.parametrize(
+    "field, value, message",
+    [
+        ("seconds", 0.0, "--seconds must be > 0"),
+        ("repeats", 0, "--repeats must be an int >= 1"),
+        ("memory_games", -1, "--memory-games must be >= 0"),
+        ("train_seconds", -2.0, "--train-seconds must be > 0"),
+    ],
+)
+def test_settings_reject_bad_values(field, value, message):
+    modules, counts = bench.select(["beasty_bar"], [2], games())
+    with pytest.raises(ValueError, match=message):
+        bench.Settings(modules, counts, **{field: value})
+
+
+# -- rows, ratios, targets ------------------------------------------------------------------
+
+
+REQUIRED = {
+    "suite": str,
+    "env": str,
+    "players": int,
+    "api": str,
+    "steps_per_s": (float, type(None)),
+    "decisions_per_s": (float, type(None)),
+    "decisions_per_s_median": (float, type(None)),
+    "cpu_decisions_per_s": (float, type(None)),
+    "ratio_to_leduc_env": (float, type(None)),
+}
+
+
+@pytest.fixture(scope="module")
+def small_report():
+    modules, counts = bench.select(["beasty_bar"], [2], games())
+    settings = bench.Settings(modules, counts, seconds=0.02, repeats=2, memory_games=3)
+    return bench.run(settings, report=lambda _: None)
+
+
+def test_run_writes_the_documented_schema(small_report):
+    report = small_report
+    assert report["schema"] == bench.SCHEMA == 1
+    assert {"machine", "versions", "settings", "rows", "targets"} <= set(report)
+    assert report["machine"]["usable_cores"] >= 1 and report["versions"]["numpy"]
+    rows = {(r["suite"], r["env"], r["players"], r["api"]): r for r in report["rows"]}
+    assert set(rows) == {("cardzoo", "beasty_bar_v0", 2, api) for api in
+                         ("env", "raw_env", "engine", "encoder")}  # fmt: skip
+    for row in report["rows"]:
+        for key, kind in REQUIRED.items():
+            assert isinstance(row[key], kind), (key, row)
+        assert row["repeats"] == 2
+    env = rows[("cardzoo", "beasty_bar_v0", 2, "env")]
+    assert env["decisions_per_s"] >= env["decisions_per_s_median"] > 0
+    assert env["steps_per_s"] > env["decisions_per_s"]  # the None steps at each game's end
+    assert env["reset_us"] > 0 and env["construct_ms"] > 0
+    assert env["memory_games"] == 3 and 0 < env["memory_bytes"] < 10**6
+    encoder = rows[("cardzoo", "beasty_bar_v0", 2, "encoder")]
+    assert encoder["obs_us"] > 0 and encoder["mask_us"] > 0 and encoder["decisions_per_s"] is None
+    assert env["ratio_to_leduc_env"] is None  # no peers, no ratio
+    kinds = {t["target"] for t in report["targets"]}
+    assert kinds == {"env() / raw_env() decisions/s", "memory per env (kB)"}
+    json.dumps(report)  # JSON-ready as is
+
+
+def row(suite, env, players, api, dps, cpu=None, **extra):
+    return {
+        "suite": suite,
+        "env": env,
+        "players": players,
+        "api": api,
+        "decisions_per_s": dps,
+        "cpu_decisions_per_s": cpu,
+        "ratio_to_leduc_env": None,
+        "cpu_ratio_to_leduc_env": None,
+        **extra,
+    }
+
+
+def test_ratios_and_targets():
+    rows = [
+        row("pettingzoo", "leduc_holdem_v4", 2, "env", 1000.0, cpu=2000.0),
+        row("cardzoo", "cubirds_v0", 2, "env", 8000.0, cpu=10000.0, memory_bytes=70_000),
+        row("cardzoo", "cubirds_v0", 2, "raw_env", 8200.0),
+        row("cardzoo", "cubirds_v0", 2, "engine", 14000.0),
+        row("cardzoo", "cubirds_v0", 5, "env", 6000.0, memory_bytes=30_000),
+        row("cardzoo", "cubirds_v0", 5, "raw_env", 6600.0),
+        row("cardzoo", "cubirds_v0", 2, "encoder", None),
+    ]
+    bench.add_ratios(rows)
+    assert rows[1]["ratio_to_leduc_env"] == 8.0 and rows[1]["cpu_ratio_to_leduc_env"] == 5.0
+    assert rows[0]["ratio_to_leduc_env"] == 1.0 and rows[6]["ratio_to_leduc_env"] is None
+    found = {(t["target"], t["players"]): t for t in bench.check_targets(rows)}
+    assert found[("env() decisions/s / leduc env()", 2)]["ok"]
+    assert found[("env() decisions/s / leduc env()", 5)]["ok"]  # 6x
+    assert not found[("engine decisions/s / leduc env()", 2)]["ok"]  # 14x < 15x
+    assert found[("env() / raw_env() decisions/s", 2)]["ok"]  # 0.976
+    assert not found[("env() / raw_env() decisions/s", 5)]["ok"]  # 0.909
+    assert not found[("memory per env (kB)", 2)]["ok"] and found[("memory per env (kB)", 5)]["ok"]
+    scaling = found[("5p / 2p env() decisions/s", 5)]
+    assert scaling["value"] == 0.75 and not scaling["ok"]
+
+
+def test_train_rows_come_from_bench_train(monkeypatch):
+    import cardzoo.train.bench_train as bench_train
+
+    calls = []
+
+    def fake_measure(game, envs, opponents, seconds, players=2):
+        calls.append((game, envs, opponents, seconds, players))
+        if envs == 64:
+            raise ZeroDivisionError  # no rollout finished in time
+        return {
+            "learner_steps_per_s": 100 * envs,
+            "decisions_per_s": 200 * envs,
+            "learner_steps_per_cpu_s": 150 * envs,
+            "rollout_share": 0.6,
+            "update_share": 0.4,
+            "learner_steps": 1000,
+            "wall_s": 3.0,
+            "load_1min": [1.0, 1.5],
+        }
+
+    monkeypatch.setattr(bench_train, "measure", fake_measure)
+    notes = []
+    rows = bench.train_rows([load("sitting_ducks")], 4.0, notes.append)
+    assert calls == [("sitting_ducks", k, "self", 4.0, 3) for k in (1, 8, 64)]
+    assert [(r["api"], r["envs"], r["steps_per_s"], r["decisions_per_s"]) for r in rows] == [
+        ("train", 1, 100, 200),
+        ("train", 8, 800, 1600),
+    ]
+    assert "K=64: nothing measured" in notes[-1]
+    table = bench_report.train_table(rows)
+    assert "| `sitting_ducks_v0` | 3 | 8 | 800 | 1,600 |" in table
+
+
+# -- report ---------------------------------------------------------------------------------
+
+
+def test_markdown_and_plot(small_report, tmp_path):
+    text = bench_report.markdown(small_report)
+    assert "Machine:" in text and "Versions:" in text
+    assert "| cardzoo | `beasty_bar_v0` | 2 | env() |" in text
+    assert "| `beasty_bar_v0` | 2 |" in text  # the encoder/reset/memory table
+    assert "Targets (issue 10):" in text
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "bench.png"
+    bench_report.plot(small_report, str(path))
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# -- CLI ------------------------------------------------------------------------------------
+
+
+def test_cli_bench_writes_json(tmp_path, capsys):
+    path = tmp_path / "b.json"
+    argv = ["bench", "beasty_bar", "--players", "2", "--seconds", "0.01", "--repeats", "1"]
+    assert main([*argv, "--memory-games", "0", "--json", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "| cardzoo | `beasty_bar_v0` | 2 | engine |" in out
+    data = json.loads(path.read_text())
+    assert data["settings"]["players"] == {"beasty_bar_v0": [2]}
+    assert all("memory_bytes" not in r for r in data["rows"])
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["bench", "odins_ravens", "--players", "4"], "played by [2] players"),
+        (["bench", "--seconds", "0"], "--seconds must be > 0"),
+        (["bench", "chess"], "unknown game 'chess'"),
+        (["bench", "--json", "/no/such/folder/b.json"], "does not exist"),
+    ],
+)
+def test_cli_bench_rejects_bad_input(argv, message, capsys):
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_peers_use_the_same_loop():
+    pytest.importorskip("rlcard")
+    from cardzoo.train.bench_peers import load_peers
+
+    peers = {(p.suite, p.env, p.api): p for p in load_peers(lambda _: None)}
+    leduc = peers[("pettingzoo", "leduc_holdem_v4", "env")].measure(0.0)
+    assert leduc.episodes == 1 and 0 < leduc.decisions < leduc.steps
+    native = peers[("rlcard", "leduc-holdem", "native")].measure(0.0)
+    assert native.episodes == 1 and native.decisions == native.steps > 0

@@ -1,0 +1,214 @@
+"""The timed loops of ``cardzoo bench``: one measurement each, time-boxed, wall and CPU clocks.
+
+Every loop plays uniformly random legal moves with the same picker (``legal[int(u * n)]``, ``u``
+from Python's ``random``, far cheaper than a numpy draw), so the loops differ only in what they
+drive: a PettingZoo AEC env (ours and the peers alike), the rules engine alone, or the encoder
+alone. A loop runs whole episodes until ``seconds`` have passed and returns a :class:`Sample`.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+import sys
+import time
+import types
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+#: Object kinds a memory walk never counts nor enters: shared by every env of the process.
+_SHARED_KINDS = (
+    types.ModuleType,
+    type,
+    types.FunctionType,
+    types.BuiltinFunctionType,
+    types.CodeType,
+    types.WrapperDescriptorType,
+    types.MethodDescriptorType,
+    types.GetSetDescriptorType,
+    types.MemberDescriptorType,
+)
+
+
+@dataclass
+class Sample:
+    """What one timed measurement did, and how long it took."""
+
+    steps: int  # env steps (for the engine: moves; for the encoder: calls)
+    decisions: int  # steps with a real action (not the None steps that retire finished agents)
+    episodes: int
+    wall: float  # seconds (time.perf_counter)
+    cpu: float  # CPU seconds of this process (time.process_time)
+
+
+def aec_loop(env: Any, seconds: float, seed: int = 0) -> Sample:
+    """The standard PettingZoo AEC loop under random legal play, for ``seconds``.
+
+    ``env.last()``, pick an unmasked action, ``env.step()``; a finished agent steps ``None``.
+    Only the first episode is seeded: some peers rebuild their game when reseeded.
+    """
+    pick = random.Random(seed).random
+    steps = decisions = episodes = 0
+    env.reset(seed=seed)
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    deadline = wall0 + seconds
+    while True:
+        for _ in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+            else:
+                legal = obs["action_mask"].nonzero()[0]
+                env.step(int(legal[int(pick() * legal.size)]))
+                decisions += 1
+            steps += 1
+        episodes += 1
+        if time.perf_counter() >= deadline:
+            break
+        env.reset()
+    return Sample(
+        steps, decisions, episodes, time.perf_counter() - wall0, time.process_time() - cpu0
+    )
+
+
+def engine_loop(state_cls: type, config: Any, seconds: float, seed: int = 0) -> Sample:
+    """The rules engine alone: deal, then ``legal_move_ids`` + ``apply_id`` until the end.
+
+    No observations, masks or env bookkeeping; the deal is timed, as ``reset()`` is in the AEC
+    loop. A game cut by its truncation cap ends there, as in the env.
+    """
+    pick = random.Random(seed).random
+    decisions = episodes = 0
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    deadline = wall0 + seconds
+    while True:
+        state = state_cls(config, seed=seed + episodes)
+        legal_ids, apply_id = state.legal_move_ids, state.apply_id
+        while not state.terminal and not state.truncated:
+            legal = legal_ids()
+            apply_id(legal[int(pick() * len(legal))])
+            decisions += 1
+        episodes += 1
+        if time.perf_counter() >= deadline:
+            break
+    return Sample(
+        decisions, decisions, episodes, time.perf_counter() - wall0, time.process_time() - cpu0
+    )
+
+
+def sample_states(state_cls: type, config: Any, count: int = 512, seed: int = 0) -> list[Any]:
+    """``count`` consecutive decision states of random games (clones), in play order.
+
+    The encoder is timed on them in that order, as the env would meet them (an encoder may
+    reuse work between consecutive states of one game).
+    """
+    pick = random.Random(seed).random
+    states: list[Any] = []
+    game = 0
+    while len(states) < count:
+        state = state_cls(config, seed=seed + game)
+        game += 1
+        while not state.terminal and not state.truncated and len(states) < count:
+            states.append(state.clone())
+            legal = state.legal_move_ids()
+            state.apply_id(legal[int(pick() * len(legal))])
+    return states
+
+
+def encoder_loop(call: Callable[[Any], Any], states: list[Any], seconds: float) -> Sample:
+    """``call(state)`` over ``states`` in order, again and again, for ``seconds``."""
+    calls = passes = 0
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    deadline = wall0 + seconds
+    while True:
+        for state in states:
+            call(state)
+        calls += len(states)
+        passes += 1
+        if time.perf_counter() >= deadline:
+            break
+    return Sample(calls, calls, passes, time.perf_counter() - wall0, time.process_time() - cpu0)
+
+
+def repeat_loop(call: Callable[[], Any], seconds: float) -> Sample:
+    """``call()`` again and again for ``seconds`` (construction, ``reset()``)."""
+    calls = 0
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    deadline = wall0 + seconds
+    while True:
+        call()
+        calls += 1
+        if time.perf_counter() >= deadline:
+            break
+    return Sample(calls, calls, calls, time.perf_counter() - wall0, time.process_time() - cpu0)
+
+
+def play_games(env: Any, games: int, max_decisions: int, seed: int = 0) -> tuple[int, int]:
+    """Random legal play of up to ``games`` episodes, stopping early after ``max_decisions``.
+
+    Returns (episodes played, decisions made).
+    """
+    pick = random.Random(seed).random
+    decisions = played = 0
+    while played < games and decisions < max_decisions:
+        env.reset(seed=seed + played)
+        for _ in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+            else:
+                legal = obs["action_mask"].nonzero()[0]
+                env.step(int(legal[int(pick() * legal.size)]))
+                decisions += 1
+        played += 1
+    return played, decisions
+
+
+def _reachable(root: Any, skip: set[int]) -> dict[int, Any]:
+    """Every object reachable from ``root`` through ``gc.get_referents``, by id.
+
+    Modules, classes, functions and descriptors are neither counted nor entered: they are shared
+    by the whole process. Objects whose id is in ``skip`` are neither counted nor entered.
+    """
+    seen: dict[int, Any] = {}
+    todo = [root]
+    while todo:
+        obj = todo.pop()
+        key = id(obj)
+        if key in seen or key in skip or isinstance(obj, _SHARED_KINDS):
+            continue
+        seen[key] = obj
+        todo.extend(gc.get_referents(obj))
+    return seen
+
+
+def _module_data() -> list[Any]:
+    """Roots of the module-level data of cardzoo: each module's globals and each class's dict."""
+    roots: list[Any] = []
+    for name, module in list(sys.modules.items()):
+        if name != "cardzoo" and not name.startswith("cardzoo."):
+            continue
+        namespace = vars(module)
+        roots.append(namespace)
+        for value in list(namespace.values()):
+            if isinstance(value, type) and value.__module__.startswith("cardzoo"):
+                roots.append(dict(vars(value)))
+    return roots
+
+
+def private_bytes(env: Any, fresh: Any) -> int:
+    """Bytes held by ``env`` alone: ``sys.getsizeof`` summed over the objects reachable from it
+    and neither from ``fresh`` (another env of the same game, past its first game) nor from
+    cardzoo's module-level data (move tables, class attributes, caches shared by every env).
+
+    Used instead of ``tracemalloc`` over the whole run, which slows play 4 to 10 times: the
+    graph is walked once, after untraced play. ``tests/train/test_bench.py`` checks it against
+    ``tracemalloc`` on a short run.
+    """
+    gc.collect()
+    shared = _reachable(fresh, set())
+    for root in _module_data():
+        shared.update(_reachable(root, set(shared)))
+    mine = _reachable(env, set(shared))
+    return sum(sys.getsizeof(obj) for obj in mine.values())
