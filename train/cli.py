@@ -179,16 +179,46 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from cardzoo.train.bench import run
+    from cardzoo.train import bench, bench_report
 
     check_output_path(args.json)
-    modules = games() if args.game is None else [load(args.game)]
-    rows = run(modules, min_steps=args.steps, repeats=args.repeats)
+    check_output_path(args.plot)
+    if args.plot:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise ValueError("--plot needs matplotlib: pip install 'cardzoo[train]'") from None
+    players = None if args.players is None else [n for group in args.players for n in group]
+    modules, counts = bench.select(args.game, players, games())
+    settings = bench.Settings(
+        modules,
+        counts,
+        seconds=args.seconds,
+        repeats=args.repeats,
+        peers=args.peers,
+        train=args.train,
+        memory_games=args.memory_games,
+        train_seconds=args.train_seconds,
+    )
+    report = bench.run(settings)
+    print()
+    print(bench_report.markdown(report), end="")
     if args.json:
         with open(args.json, "w") as fh:
-            json.dump(rows, fh, indent=2)
+            json.dump(report, fh, indent=2)
         print(f"results written to {args.json}")
+    if args.plot:
+        bench_report.plot(report, args.plot)
+        print(f"plot written to {args.plot}")
     return 0
+
+
+def _player_counts(text: str) -> list[int]:
+    """``--players 2,4`` or ``--players 2 4``."""
+    try:
+        return [int(part) for part in text.split(",") if part]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"player counts are integers, got {text!r}") from None
 
 
 def _setting(config_cls: Any, key: str, value: Any) -> Any:
@@ -320,11 +350,35 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_eval)
 
-    p = sub.add_parser("bench", help="steps/s of env() and raw_env() under random legal play")
-    p.add_argument("game", nargs="?", help="one game (default: all)")
-    p.add_argument("--steps", type=int, default=50_000, help="steps per measurement")
-    p.add_argument("--repeats", type=int, default=3, help="best of this many measurements")
-    p.add_argument("--json", metavar="FILE")
+    p = sub.add_parser(
+        "bench",
+        help="decisions/s of env(), raw_env(), engine and encoder; peers, memory, training",
+        description="Random legal play, timed; see docs/benchmark.md for every number and the "
+        "JSON schema.",
+    )
+    p.add_argument("game", nargs="*", help="games to measure (default: all)")
+    p.add_argument(
+        "--players", nargs="+", type=_player_counts, help="player counts (default: each game's)"
+    )
+    p.add_argument("--seconds", type=float, default=1.0, help="seconds per measurement")
+    p.add_argument("--repeats", type=int, default=3, help="measurements of each row (best, median)")
+    p.add_argument(
+        "--peers",
+        action="store_true",
+        help="also PettingZoo leduc/texas hold'em, connect four and RLCard's leduc (bench extra)",
+    )
+    p.add_argument(
+        "--train", action="store_true", help="also training throughput for K = 1, 8, 64 games"
+    )
+    p.add_argument(
+        "--memory-games",
+        type=int,
+        default=1000,
+        help="games one env plays before its memory is measured (0: skip; default 1000)",
+    )
+    p.add_argument("--train-seconds", type=float, default=10.0, help="training time per K")
+    p.add_argument("--json", metavar="FILE", help="write the results as JSON")
+    p.add_argument("--plot", metavar="FILE", help="write a PNG bar chart (needs matplotlib)")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("demo", help="heuristic vs random on every game and player count")
