@@ -29,10 +29,14 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-## steps/s of env() and raw_env() with random legal play, PettingZoo classic peers in the same run
+## the benchmark (docs/benchmark.md): decisions/s of env(), raw_env(), engine and encoder for every
+## game and player count, memory, PettingZoo/RLCard peers and training throughput, in one run;
+## writes results/bench.json and results/bench.png. Narrower: make bench BENCH_ARGS="cubirds --peers"
+BENCH_ARGS ?= --peers --train --json results/bench.json --plot results/bench.png
 bench: $(VENV)/.installed
-	$(PY) -m pip install --quiet -e '.[dev,bench]'
-	$(VENV)/bin/cardzoo bench
+	$(PY) -m pip install --quiet -e '.[dev,train,bench]'
+	mkdir -p results
+	$(VENV)/bin/cardzoo bench $(BENCH_ARGS)
 
 list: $(VENV)/.installed
 	$(VENV)/bin/cardzoo list
