@@ -1,7 +1,7 @@
 """Training speed: learner steps/s and total decisions/s of ``cardzoo train`` by batch size K.
 
     python -m cardzoo.train.bench_train [--games beasty_bar,cubirds] [--envs 1,8,32,64]
-        [--opponents random,self] [--seconds 40] [--json FILE]
+        [--opponents random,self] [--seconds 40] [--eval-games 400] [--json FILE]
 
 Each measurement is a real ``Trainer`` run (evaluation, logging and checkpoints on, default
 settings apart from K) stopped after about ``--seconds`` of training. It reports learner steps/s,
@@ -23,7 +23,9 @@ import time
 from typing import Any
 
 
-def measure(game: str, envs: int, opponents: str, seconds: float, players: int = 2) -> dict:
+def measure(
+    game: str, envs: int, opponents: str, seconds: float, players: int = 2, eval_games: int = 400
+) -> dict:
     from cardzoo.train.ppo import TrainConfig, Trainer
 
     baselines = ["random"] if opponents == "random" else []
@@ -36,6 +38,7 @@ def measure(game: str, envs: int, opponents: str, seconds: float, players: int =
         baselines=baselines,
         pool_weights=weights,
         max_minutes=seconds / 60,
+        eval_games=eval_games,
     )
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as out:
@@ -71,6 +74,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--envs", default="1,8,32,64", help="values of K")
     parser.add_argument("--opponents", default="random,self")
     parser.add_argument("--seconds", type=float, default=40.0, help="training time per point")
+    parser.add_argument(
+        "--eval-games",
+        type=int,
+        default=400,
+        help="games of the evaluations (the first and last fall outside the timed part)",
+    )
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args(argv)
     rows: list[dict[str, Any]] = []
@@ -81,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     for game in args.games.split(","):
         for opponents in args.opponents.split(","):
             for envs in (int(k) for k in args.envs.split(",")):
-                r = measure(game, envs, opponents, args.seconds)
+                r = measure(game, envs, opponents, args.seconds, eval_games=args.eval_games)
                 rows.append(r)
                 print(
                     f"{game:<12}{envs:>4} {opponents:<10}{r['learner_steps_per_s']:>10,}"
