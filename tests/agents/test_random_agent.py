@@ -29,6 +29,8 @@ def test_make_agent():
     heuristic = make_agent("heuristic", "cubirds", seed=1)
     assert isinstance(heuristic, Agent) and heuristic.name == "heuristic"
     with pytest.raises(ValueError, match="unknown agent spec"):
-        make_agent("ppo:model.zip", "cubirds")
+        make_agent("genius", "cubirds")
+    with pytest.raises(ValueError, match="no checkpoint or run folder"):
+        make_agent("ppo:no/such/model.zip", "cubirds")
     with pytest.raises(ValueError, match="no heuristic"):
         make_agent("heuristic", "chess")
