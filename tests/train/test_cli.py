@@ -13,7 +13,10 @@ def test_list_prints_every_game(capsys):
     assert main(["list"]) == 0
     out = capsys.readouterr().out
     assert "cubirds_v0" in out and "2-5" in out and "75" in out
-    assert "2p:313" in out  # observation size of the 2-player encoder
+    from cardzoo.envs import cubirds_v0
+
+    size = cubirds_v0.raw_env(num_players=2).unwrapped.encoder.size
+    assert f"2p:{size}" in out  # observation size of the 2-player encoder
 
 
 def test_eval_writes_json_and_table(tmp_path, capsys):
