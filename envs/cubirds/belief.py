@@ -36,12 +36,32 @@ and leftovers (which ``p`` saw) and the public events. With the default public r
 the engine restarts the log at every round end (the draw pile's composition is public then), so
 the replay covers one round.
 
-Sampling: the hidden draws are replayed in order, card by card, from the sampled pile (its known
-composition minus the cards ``p`` knows left it), restricted so that every lay and flock count is
-met exactly: a hidden card may be ``s`` only while its hand still owes ``s`` cards to the next lay
-of ``s`` (or none is due), and must be ``s`` when the remaining cards are exactly what is owed. A
-replay that runs into a dead end starts again; the true game is always one of the possible
-outcomes, so a consistent sample exists.
+Sampling, in this order (each stage only if the one before found nothing):
+
+1. **Fast replay** (:meth:`_Plan.sample`, up to ``FAST_ATTEMPTS`` tries): the hidden draws are
+   replayed in order, card by card, each drawn from the sampled pile (its known composition minus
+   the cards ``p`` knows left it) in proportion to what is left, restricted by local checks so that
+   every lay and flock count can still be met: the lays still to come of a hand need so many
+   cards of their species before their own end (Hall's condition for these nested windows), a pile
+   must keep what the lays drawing from it still need, and a pile drawn to its end must find a
+   place for each of its cards. These checks are necessary, not sufficient: a replay can still
+   run into a dead end, and then it starts again. This is the natural sample: drawn like the game.
+2. **Exact per-pile search** (:meth:`_Plan.sample_exact`): every pile's batches at once as a flow
+   (species -> lay interval -> batch, with lower bounds), depth first over the piles.
+3. **Split search** (:meth:`_Plan.sample_split`, public round-end discards only): fixes how many
+   cards of each lay spanning a reshuffle came from each pile; then the piles are independent
+   flows, so a complete choice that every pile's flow accepts is a consistent game.
+4. **Last resort** (:func:`_current_pile`): keeps the hidden draws made before the current pile
+   was formed as they really are and resamples the rest (one pile: a flow always solves it). The
+   result is consistent with all ``p`` has seen, but the kept cards are true ones ``p`` has not
+   seen, so a search relying on such a sample learns a little about them.
+
+Measured in random play (2 to 5 players, every other option value, one ``determinize`` call every
+5 decisions), with the default public round-end discards: 15,854 calls, 28 needed stage 2, 14
+stage 3, none the last resort; 0.9 ms per call on average, 142 ms at most. With face-down
+round-end discards the hidden leftovers of every round feed later piles, which stages 2 and 3 do
+not fully cover: 6,328 calls, 116 (1.8 %) ended in the last resort; 11 ms per call on average,
+1.2 s at most.
 """
 
 from __future__ import annotations
@@ -59,7 +79,10 @@ NUM_SPECIES = 8
 FAST_ATTEMPTS = 100
 #: Exact search: solutions tried per pile before going back, and flows solved in all.
 EXACT_TRIES = 6
-EXACT_BUDGET = 3000
+EXACT_BUDGET = 600
+#: Split search: choices tried per search, and searches (each in a new random order).
+SPLIT_BUDGET = 600
+SPLIT_TRIES = 3
 
 
 class SamplingError(RuntimeError):
@@ -488,6 +511,147 @@ class _Plan:
                 st["leftovers"][i] = tuple(left_all)
         return True
 
+    def sample_split(self, rng: np.random.Generator, budget: int = SPLIT_BUDGET) -> tuple | None:
+        """Exact search for public round-end discards: a lay whose interval spans a reshuffle
+        got some of its cards from each pile; fixing those *splits* makes every pile an
+        independent flow problem. Depth-first over the splits, each choice checked by every
+        pile's flow with the splits left open as ranges; a complete choice is then sampled pile
+        by pile. Returns what :meth:`sample` returns, or None (budget spent, or face-down
+        discards: their leftovers couple piles in a way this search does not cover)."""
+        if any(step[0] == EV_ROUND_END for step in self.steps):
+            return None
+        req, by_pile = self.req, self.by_pile
+        avails = []
+        for _, public, reserved in self.pile_source:
+            avails.append([public[s] - reserved[s] for s in range(NUM_SPECIES)])
+        if any(min(a) < 0 for a in avails):
+            return None
+        spanning = [iv for iv in range(len(req)) if req[iv] >= 0 and len(by_pile[iv]) >= 2]
+        choices = [(iv, g) for iv in spanning for g in sorted(by_pile[iv])[:-1]]
+        fixed: dict[tuple[int, int], int] = {}
+
+        def bounds(g: int) -> dict[int, tuple[int, int]] | None:
+            out = {}
+            for iv, k in self.pile_intervals[g]:
+                if req[iv] < 0:
+                    continue
+                piles = sorted(by_pile[iv])
+                if len(piles) == 1:
+                    out[iv] = (req[iv], req[iv])
+                    continue
+                if (iv, g) in fixed:
+                    out[iv] = (fixed[iv, g], fixed[iv, g])
+                    continue
+                done = sum(fixed.get((iv, h), 0) for h in piles[:-1])
+                rest = sum(by_pile[iv][h] for h in piles if h != g and (iv, h) not in fixed)
+                low, high = max(0, req[iv] - done - rest), min(k, req[iv] - done)
+                if low > high:
+                    return None
+                out[iv] = (low, high)
+            return out
+
+        def feasible() -> bool:
+            for g in range(self.last_pile + 1):
+                b = bounds(g)
+                if b is None or self._pile_flow(g, avails[g], b, None) is None:
+                    return False
+            return True
+
+        self._budget = budget
+
+        def search(k: int) -> dict | None:
+            if k == len(choices):
+                solved: dict[int, tuple[int, ...]] = {}
+                for g in range(self.last_pile + 1):
+                    part = self._pile_flow(g, avails[g], bounds(g), rng)
+                    if part is None:
+                        return None
+                    solved.update(part)
+                return solved
+            iv, g = choices[k]
+            low, high = bounds(g)[iv]
+            for value in rng.permutation(np.arange(low, high + 1)).tolist():
+                if self._budget <= 0:
+                    return None
+                self._budget -= 1
+                fixed[iv, g] = value
+                if feasible():
+                    found = search(k + 1)
+                    if found is not None:
+                        return found
+                del fixed[iv, g]
+            return None
+
+        if not feasible():
+            return None
+        solved = search(0)
+        if solved is None:
+            return None
+        return self._replay(solved)
+
+    def _replay(self, solved: dict[int, tuple[int, ...]]) -> tuple | None:
+        """The result of a replay whose every batch is given (``solved``: log index -> cards)."""
+        n = self.num_players
+        req = self.req
+        species = range(NUM_SPECIES)
+        assigned = [0] * len(req)
+        avail = [0] * NUM_SPECIES
+        for step in self.steps:
+            tag = step[0]
+            if tag == EV_BATCH:
+                _, i, q, k, ivs = step
+                for s in species:
+                    avail[s] -= solved[i][s]
+                    assigned[ivs[s]] += solved[i][s]
+            elif tag == EV_CLOSE:
+                if assigned[step[1]] != req[step[1]]:
+                    return None
+            elif tag in (EV_SOURCE, EV_RESHUFFLE):
+                avail = [step[1][s] - step[2][s] for s in species]
+            else:
+                return None  # round ends are not replayed here
+            if min(avail) < 0:
+                return None
+        hidden = [
+            None if q == self.player else [assigned[self.open[q][s]] for s in species]
+            for q in range(n)
+        ]
+        zeros = [[0] * NUM_SPECIES for _ in range(n)]
+        return hidden, avail, zeros, [z[:] for z in zeros], dict(solved), {}
+
+    def _pile_flow(
+        self,
+        g: int,
+        avail: list[int],
+        bounds: dict[int, tuple[int, int]],
+        rng: np.random.Generator | None,
+    ) -> dict[int, tuple[int, ...]] | None:
+        """Pile ``g``'s batches as one flow, each lay interval taking ``bounds[iv]`` cards of its
+        species from this pile; a random solution with ``rng``, any solution without."""
+        batches = self.pile_batches[g]
+        closed = g < self.last_pile
+        src, snk = 0, 1
+        node = 2 + NUM_SPECIES
+        interval_node: dict[int, int] = {}
+        for iv in bounds:
+            interval_node[iv] = node
+            node += 1
+        net = BoundedFlow(node + len(batches))
+        for s in range(NUM_SPECIES):
+            net.add(src, 2 + s, avail[s] if closed else 0, avail[s])
+        for iv, (low, high) in bounds.items():
+            net.add(2 + self.species_of[iv], interval_node[iv], low, high)
+        edges = []
+        for b, (_, _, _, k, ivs) in enumerate(batches):
+            v = node + b
+            net.add(v, snk, k, k)
+            edges.append(
+                [net.add(interval_node.get(ivs[s], 2 + s), v, 0, k) for s in range(NUM_SPECIES)]
+            )
+        if not net.solve(src, snk, rng):
+            return None
+        return {step[1]: tuple(net.flow(e) for e in row) for step, row in zip(batches, edges)}
+
     def _solve_pile(
         self, g: int, avail: list[int], assigned: list[int], rng: np.random.Generator
     ) -> dict[int, tuple[int, ...]] | None:
@@ -599,7 +763,12 @@ def _resample(plan: _Plan, rng: np.random.Generator) -> tuple | None:
         result = plan.sample(rng)
         if result is not None:
             return result
-    return plan.sample_exact(rng)
+    result = plan.sample_exact(rng)
+    for _ in range(SPLIT_TRIES):
+        if result is not None:
+            break
+        result = plan.sample_split(rng)
+    return result
 
 
 def _write_back(log: list[tuple], offset: int, batches: dict, leftovers: dict) -> list[tuple]:
