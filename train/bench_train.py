@@ -24,7 +24,12 @@ from typing import Any
 
 
 def measure(
-    game: str, envs: int, opponents: str, seconds: float, players: int = 2, eval_games: int = 400
+    game: str,
+    envs: int,
+    opponents: str,
+    seconds: float,
+    players: int | None = None,
+    eval_games: int = 400,
 ) -> dict:
     from cardzoo.train.ppo import TrainConfig, Trainer
 

@@ -291,7 +291,7 @@ def cmd_train(args: argparse.Namespace) -> int:
             raise ValueError("give a game to train on (or --resume DIR)")
         config = TrainConfig(
             game=args.game,
-            players=2 if args.players is None else args.players,
+            players=args.players,
             envs=32 if args.envs is None else args.envs,
             seed=0 if args.seed is None else args.seed,
             options=dict(args.options),
@@ -393,7 +393,9 @@ def build_parser() -> argparse.ArgumentParser:
         "train", help="self-play MaskablePPO with an opponent pool, evaluation and checkpoints"
     )
     p.add_argument("game", nargs="?", help=f"plain or versioned name: {', '.join(ENV_MODULES)}")
-    p.add_argument("--players", type=int, help="seats per game (default 2)")
+    p.add_argument(
+        "--players", type=int, help="seats per game (default: the game's smallest count)"
+    )
     p.add_argument("--timesteps", type=int, help="learner decisions (default 20,000,000)")
     p.add_argument("--envs", type=int, help="games played side by side (default 32)")
     p.add_argument("--seed", type=int, help="seed of the run (default 0)")

@@ -50,7 +50,7 @@ def evaluate(
     actor: NumpyActor,
     opponent: str,
     games: int = DEFAULT_EVAL_GAMES,
-    num_players: int = 2,
+    num_players: int | None = None,
     seed: int = 0,
     deterministic: bool = True,
     batch: int = 64,
@@ -60,6 +60,8 @@ def evaluate(
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
     module = load(game)
+    if num_players is None:
+        num_players = min(module.GAME.player_counts)
     env = module.raw_env(num_players=num_players, **(env_options or {}))
     encoder = env.encoder
     if actor.obs_size != encoder.size or actor.num_actions != encoder.num_actions:

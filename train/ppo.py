@@ -53,7 +53,7 @@ class TrainConfig:
     """Every setting of a training run (saved as ``config.json`` in the run folder)."""
 
     game: str
-    players: int = 2
+    players: int | None = None  # None: the game's smallest player count
     timesteps: int = 20_000_000  # learner decisions
     envs: int = 32  # K games side by side
     workers: int = 1  # processes sharing the K games (more than 1 only pays on bigger machines)
@@ -90,6 +90,8 @@ class TrainConfig:
     def __post_init__(self) -> None:
         module = load(self.game)  # unknown game: ValueError naming the games
         self.game = module.GAME.name
+        if self.players is None:
+            self.players = min(module.GAME.player_counts)
         if self.players not in module.GAME.player_counts:
             raise ValueError(
                 f"{module.GAME.title} is played by {list(module.GAME.player_counts)} players, "

@@ -85,7 +85,7 @@ class SingleAgentEnv(gymnasium.Env):
         opponents: ``"random"``, ``"heuristic"``, any agent spec, a comma-separated list (one is
             drawn per seat and game), a list of specs or :class:`Opponent` objects, or an
             :class:`OpponentPool`.
-        num_players: seats at the table.
+        num_players: seats at the table (default: the game's smallest player count).
         learner_seat: the learner's seat, or ``None`` (default) for a random seat every game.
         illegal_action: ``"terminate"`` (default: the learner loses, -1) or ``"raise"``.
         render_mode: ``None`` or ``"ansi"`` (``render()`` returns the learner's-eye view).
@@ -98,7 +98,7 @@ class SingleAgentEnv(gymnasium.Env):
         self,
         game: str,
         opponents: Any = "random",
-        num_players: int = 2,
+        num_players: int | None = None,
         learner_seat: int | None = None,
         illegal_action: str = "terminate",
         render_mode: str | None = None,
@@ -109,6 +109,8 @@ class SingleAgentEnv(gymnasium.Env):
             raise ValueError(f"invalid render_mode {render_mode!r}; allowed: None, 'ansi'")
         if "reward" in env_options and env_options["reward"] != "win_loss":
             raise ValueError("the single-agent views use reward='win_loss' only")
+        if num_players is None:
+            num_players = min(module.GAME.player_counts)
         self.aec = module.raw_env(
             num_players=num_players, illegal_action=illegal_action, **env_options
         )

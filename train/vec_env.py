@@ -47,7 +47,7 @@ class BatchedCardEnv(VecEnv):
         num_envs: K, the number of games played side by side.
         opponents: as for :class:`~cardzoo.train.single_agent.SingleAgentEnv` (an
             :class:`OpponentPool` for self-play).
-        num_players: seats per game.
+        num_players: seats per game (default: the game's smallest player count).
         learner_seat: fixed learner seat, or ``None`` for a random seat every game.
         seed: game ``k`` draws from ``seed + k``; ``None`` seeds from the OS.
         **env_options: rule options, ``encoder``, ``variant`` (as for ``env()``).
@@ -63,7 +63,7 @@ class BatchedCardEnv(VecEnv):
         game: str,
         num_envs: int,
         opponents: Any = "random",
-        num_players: int = 2,
+        num_players: int | None = None,
         learner_seat: int | None = None,
         seed: int | None = None,
         **env_options: Any,
@@ -73,6 +73,8 @@ class BatchedCardEnv(VecEnv):
         if "reward" in env_options and env_options["reward"] != "win_loss":
             raise ValueError("the batched env uses reward='win_loss' only")
         module = load(game)
+        if num_players is None:
+            num_players = min(module.GAME.player_counts)
         self.module = module
         self.game = module.GAME
         self.env_options = dict(env_options)
@@ -313,7 +315,7 @@ class SubprocBatchedEnv(VecEnv):
         game: str,
         num_envs: int,
         opponents: Any = "random",
-        num_players: int = 2,
+        num_players: int | None = None,
         learner_seat: int | None = None,
         seed: int | None = None,
         workers: int = 2,

@@ -23,7 +23,7 @@ def test_check_env_passes_through_gymnasium_make(game):
     import cardzoo.train  # noqa: F401  (registers the views)
 
     module = next(m for m in games() if m.GAME.name == game)
-    env = gymnasium.make(gym_id(module), opponents="random", num_players=2)
+    env = gymnasium.make(gym_id(module), opponents="random")
     check_env(env.unwrapped)
     check_env(gymnasium.make(gym_id(module), opponents="random", render_mode="ansi").unwrapped)
 

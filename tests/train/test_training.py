@@ -155,7 +155,8 @@ def test_policy_agent_round_trip(runs, game):
     assert isinstance(agent, PolicyAgent) and agent.deterministic
     sampled = make_agent(f"ppo-sample:{folder}", game, seed=0)
     assert not sampled.deterministic
-    env = load(game).env(num_players=2)
+    players = TrainConfig(game=game).players
+    env = load(game).env(num_players=players)
     env.reset(seed=0)
     for name in env.agent_iter(max_iter=200):
         obs, _, term, trunc, _ = env.last()
@@ -167,7 +168,7 @@ def test_policy_agent_round_trip(runs, game):
                            player=seat)  # fmt: skip
         assert obs["action_mask"][action] == 1
         env.step(action)
-    result = run_tournament(game, [f"ppo:{folder}", "random"], 6, 2, seed=1)
+    result = run_tournament(game, [f"ppo:{folder}", "random"], 6, players, seed=1)
     assert result.agents[0].games == 6
 
 

@@ -81,7 +81,7 @@ def test_batched_env_agrees_step_by_step_with_single_envs(game, players):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_masks_never_admit_an_illegal_action(game):
-    vec = BatchedCardEnv(game, 8, "random", num_players=2, seed=1)
+    vec = BatchedCardEnv(game, 8, "random", seed=1)
     vec.reset()
     rng = np.random.default_rng(1)
     for _ in range(500):  # 4000 learner decisions
