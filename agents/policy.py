@@ -100,24 +100,24 @@ class NumpyActor:
     ) -> list[int]:
         """One legal action per row of ``obs``: the most likely one, or one sampled (one uniform
         draw from each row's generator in ``rngs``)."""
-        logits = self.logits(obs).astype(np.float64)
-        legal = masks.astype(bool)
+        legal = np.asarray(masks) != 0
         if not legal.any(axis=1).all():
             raise ValueError("an action mask has no legal action")
-        logits[~legal] = -np.inf
+        z = np.where(legal, self.logits(obs), -np.inf)
         if deterministic:
-            return logits.argmax(axis=1).tolist()
-        if rngs is None or len(rngs) != len(logits):
+            return z.argmax(axis=1).tolist()
+        if rngs is None or len(rngs) != len(z):
             raise ValueError("sampled actions need one random generator per row")
-        logits -= logits.max(axis=1, keepdims=True)
-        cdf = np.cumsum(np.exp(logits), axis=1)
-        u = np.array([rng.random() for rng in rngs]) * cdf[:, -1]
+        z -= z.max(axis=1, keepdims=True)
+        np.exp(z, out=z)
+        np.cumsum(z, axis=1, out=z)
+        u = np.fromiter((rng.random() for rng in rngs), np.float64, len(z)) * z[:, -1]
         # the first action whose cumulative probability passes u: illegal ones add nothing
-        actions = (cdf <= u[:, None]).sum(axis=1)
-        rows = np.arange(len(actions))
-        bad = (actions >= cdf.shape[1]) | ~legal[rows, np.minimum(actions, cdf.shape[1] - 1)]
-        for row in np.flatnonzero(bad):  # rounding at the top end: the last legal action
-            actions[row] = np.flatnonzero(legal[row])[-1]
+        actions = np.minimum((z <= u[:, None]).sum(axis=1), z.shape[1] - 1)
+        ok = legal[np.arange(len(z)), actions]
+        if not ok.all():  # rounding at the top end: the last legal action
+            for row in np.flatnonzero(~ok):
+                actions[row] = np.flatnonzero(legal[row])[-1]
         return actions.tolist()
 
 
