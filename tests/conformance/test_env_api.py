@@ -341,3 +341,19 @@ def test_help_shows_the_doc_page_once(module):
     text = pydoc.render_doc(module, renderer=pydoc.plaintext)
     assert text.count(first_line) == 1
     assert "rgb_array" not in (module.raw_env.render.__doc__ or "")
+
+
+@pytest.mark.parametrize("module", GAMES)
+def test_split_reads_the_observation_dict_or_its_vector(module):
+    env = module.env()
+    env.reset(seed=2)
+    obs = env.observe(env.agent_selection)
+    encoder = env.unwrapped.encoder
+    by_dict, by_vector = encoder.split(obs), encoder.split(obs["observation"])
+    assert by_dict.keys() == by_vector.keys() == encoder.pieces.keys()
+    assert all(np.array_equal(by_dict[k], by_vector[k]) for k in by_dict)
+    with pytest.raises(ValueError, match="observation"):
+        encoder.split({"action_mask": obs["action_mask"]})
+    with pytest.raises(ValueError, match="shape"):
+        encoder.split(obs["observation"][:-1])
+    assert isinstance(encoder.describe(), str)
