@@ -191,12 +191,13 @@ def train_table(rows: list[dict[str, Any]]) -> str:
 def targets_text(targets: list[dict[str, Any]]) -> str:
     if not targets:
         return "Targets: none checkable (run with --peers for the ratios)."
-    lines = ["Targets (issue 10):"]
+    lines = ["Targets (issue 10; judged on wall-clock rates):"]
     for t in targets:
         mark = "ok  " if t["ok"] else "MISS"
+        cpu = "" if t.get("cpu_value") is None else f"; per CPU second {t['cpu_value']:,.2f}"
         lines.append(
             f"  {mark} {t['target']:<34} {t['env']} {t['players']}p: {t['value']:,.2f} "
-            f"(bar {t['bar']:g})"
+            f"(bar {t['bar']:g}{cpu})"
         )
     return "\n".join(lines)
 

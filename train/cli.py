@@ -376,7 +376,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=1000,
         help="games one env plays before its memory is measured (0: skip; default 1000)",
     )
-    p.add_argument("--train-seconds", type=float, default=10.0, help="training time per K")
+    p.add_argument("--train-seconds", type=float, default=15.0, help="training time per K")
     p.add_argument("--json", metavar="FILE", help="write the results as JSON")
     p.add_argument("--plot", metavar="FILE", help="write a PNG bar chart (needs matplotlib)")
     p.set_defaults(func=cmd_bench)

@@ -301,6 +301,8 @@ def test_ratios_and_targets():
     assert rows[0]["ratio_to_leduc_env"] == 1.0 and rows[6]["ratio_to_leduc_env"] is None
     found = {(t["target"], t["players"]): t for t in bench.check_targets(rows)}
     assert found[("env() decisions/s / leduc env()", 2)]["ok"]
+    assert found[("env() decisions/s / leduc env()", 2)]["cpu_value"] == 5.0
+    assert found[("memory per env (kB)", 2)]["cpu_value"] is None
     assert found[("env() decisions/s / leduc env()", 5)]["ok"]  # 6x
     assert not found[("engine decisions/s / leduc env()", 2)]["ok"]  # 14x < 15x
     assert found[("env() / raw_env() decisions/s", 2)]["ok"]  # 0.976
@@ -315,17 +317,18 @@ def test_train_rows_come_from_bench_train(monkeypatch):
 
     calls = []
 
-    def fake_measure(game, envs, opponents, seconds, players=2):
-        calls.append((game, envs, opponents, seconds, players))
+    def fake_measure(game, envs, opponents, seconds, players=None, eval_games=400):
+        calls.append((game, envs, opponents, seconds, players, eval_games))
         if envs == 64:
             raise ZeroDivisionError  # no rollout finished in time
         return {
-            "learner_steps_per_s": 100 * envs,
-            "decisions_per_s": 200 * envs,
-            "learner_steps_per_cpu_s": 150 * envs,
+            # two complete rollouts of envs * 256 steps, then a quarter of one cut by the budget
+            "learner_steps": envs * 256 * 2 + envs * 64,
+            "learner_steps_per_s": 1000,
+            "decisions_per_s": 2000,
+            "learner_steps_per_cpu_s": 1500,
             "rollout_share": 0.6,
             "update_share": 0.4,
-            "learner_steps": 1000,
             "wall_s": 3.0,
             "load_1min": [1.0, 1.5],
         }
@@ -333,14 +336,22 @@ def test_train_rows_come_from_bench_train(monkeypatch):
     monkeypatch.setattr(bench_train, "measure", fake_measure)
     notes = []
     rows = bench.train_rows([load("sitting_ducks")], 4.0, notes.append)
-    assert calls == [("sitting_ducks", k, "self", 4.0, 3) for k in (1, 8, 64)]
+    assert calls == [("sitting_ducks", k, "self", 4.0, 3, bench.TRAIN_EVAL) for k in (1, 8, 64)]
+    # the untimed quarter rollout is taken out: 1000 * 2 / 2.25
     assert [(r["api"], r["envs"], r["steps_per_s"], r["decisions_per_s"]) for r in rows] == [
-        ("train", 1, 100, 200),
-        ("train", 8, 800, 1600),
+        ("train", 1, 889, 1778),
+        ("train", 8, 889, 1778),
     ]
-    assert "K=64: nothing measured" in notes[-1]
+    assert rows[1]["timed_learner_steps"] == 8 * 512
+    assert "K=64: no complete rollout" in notes[-1]
     table = bench_report.train_table(rows)
-    assert "| `sitting_ducks_v0` | 3 | 8 | 800 | 1,600 |" in table
+    assert "| `sitting_ducks_v0` | 3 | 8 | 889 | 1,778 |" in table
+
+
+def test_complete_share():
+    assert bench._complete_share(1024, 2, 256) == 1.0
+    assert bench._complete_share(1100, 2, 256) == 1024 / 1100
+    assert bench._complete_share(500, 2, 256) == 0.0
 
 
 # -- report ---------------------------------------------------------------------------------
@@ -351,7 +362,7 @@ def test_markdown_and_plot(small_report, tmp_path):
     assert "Machine:" in text and "Versions:" in text
     assert "| cardzoo | `beasty_bar_v0` | 2 | env() |" in text
     assert "| `beasty_bar_v0` | 2 |" in text  # the encoder/reset/memory table
-    assert "Targets (issue 10):" in text
+    assert "Targets (issue 10" in text
     pytest.importorskip("matplotlib")
     path = tmp_path / "bench.png"
     bench_report.plot(small_report, str(path))
