@@ -283,7 +283,8 @@ def plot(report: dict[str, Any], path: str) -> None:
                 label=game,
             )
         ax2.set_xticks([j + 0.4 - width / 2 for j in range(len(ks))], [f"K={k}" for k in ks])
-        ax2.set_ylabel("learner steps/s")
+        ax2.set_ylabel("learner steps/s", fontsize=8)
+        ax2.tick_params(labelsize=7)
         ax2.set_title("MaskablePPO training (self-play opponents)", fontsize=8)
         ax2.legend(fontsize=7)
     fig.tight_layout()
