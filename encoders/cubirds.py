@@ -84,7 +84,10 @@ class CubirdsEncoder(Encoder):
         )
         # Write offsets of each seat's per-seat entries, by observer (no modulo on the hot path).
         self._seat_offsets = [[((q - p) % n) for q in range(n)] for p in range(n)]
-        self._row_cache: dict[tuple[int, ...], bytes] = {}
+        # The last row seen at each row index and its piece: most steps change one row at most,
+        # so comparing with the last one hits far more often than a dict of recent rows would.
+        self._last_rows: list[list[int] | None] = [None] * NUM_ROWS
+        self._last_blocks: list[bytes] = [b""] * NUM_ROWS
         self._lay_masks: dict[bytes, bytes] = {}
 
         sp = self.state_piece
@@ -128,17 +131,7 @@ class CubirdsEncoder(Encoder):
             if exact[q]:
                 buf[o_exact + o : o_exact + o + NUM_SPECIES] = _FLAGS[exact[q]]
             buf[o_coll + o : o_coll + o + NUM_SPECIES] = bytes(collections[q])
-        o = self._rows
-        cache = self._row_cache
-        for row in state.rows:
-            key = tuple(row)
-            block = cache.get(key)
-            if block is None:
-                if len(cache) >= _ROW_CACHE_SIZE:
-                    cache.clear()
-                block = cache[key] = _row_blocks(key)
-            buf[o : o + _ROW_SIZE] = block
-            o += _ROW_SIZE
+        self._write_rows(state, buf, self._rows)
         buf[self._draw] = len(state.draw)
         o = self._pool
         buf[o : o + NUM_SPECIES] = state.pool_lb[player]
@@ -166,33 +159,24 @@ class CubirdsEncoder(Encoder):
         buf[o : o + NUM_SPECIES] = bytes(state.discard)
 
     def _write_rows(self, state: State, buf: bytearray, o: int) -> None:
-        for row in state.rows:
-            block = self._row_cache.get(tuple(row))
-            if block is None:
-                block = self._row_block(row)
-            buf[o : o + _ROW_SIZE] = block
+        last_rows, last_blocks = self._last_rows, self._last_blocks
+        for r, row in enumerate(state.rows):
+            if row != last_rows[r]:
+                last_rows[r] = row[:]  # a copy: the engine changes its rows in place
+                last_blocks[r] = _row_blocks(tuple(row))
+            buf[o : o + _ROW_SIZE] = last_blocks[r]
             o += _ROW_SIZE
-
-    def _row_block(self, row: list[int]) -> bytes:
-        """A row's piece, built on a cache miss and remembered (the cache is bounded)."""
-        cache = self._row_cache
-        if len(cache) >= _ROW_CACHE_SIZE:
-            cache.clear()
-        key = tuple(row)
-        block = cache[key] = _row_blocks(key)
-        return block
 
 
 _PRESENT = bytes([0] + [1] * 255)  # bytes.translate table: a count -> 1 if nonzero
 #: The ``exact`` piece of one seat from its bit mask (bit s = species s).
 _FLAGS = tuple(bytes(b >> s & 1 for s in range(NUM_SPECIES)) for b in range(1 << NUM_SPECIES))
-_ROW_CACHE_SIZE = 4096  # rows seen recently (a game shows a few hundred); bounds memory
 
 
 def _row_blocks(row: tuple[int, ...]) -> bytes:
     """The ``rows[r]`` piece of one row: block b (from the left), species s -> block size.
 
-    Only built on a cache miss, so it can afford the engine's ``row_blocks``.
+    Built only when the row at that index changed, so it can afford the engine's ``row_blocks``.
     """
     piece = bytearray(_ROW_SIZE)
     for b, (s, count) in enumerate(row_blocks(row)):
