@@ -124,6 +124,41 @@ def header(report: dict[str, Any]) -> str:
     )
 
 
+def summary_table(rows: list[dict[str, Any]]) -> str:
+    """One line per game and player count (the README's table): decisions/s of ``env()``,
+    ``raw_env()`` and the engine, ratios to leduc ``env()`` (wall, CPU), us per observation,
+    memory per env."""
+    index = {(r["suite"], r["env"], r["players"], r["api"]): r for r in rows}
+    lines = [
+        "| env | players | `env()` decisions/s | `raw_env()` | engine alone "
+        "| `env()` / leduc `env()` (wall, CPU) | engine / leduc (wall, CPU) | us/observation "
+        "| memory per env |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        if r["suite"] != "cardzoo" or r["api"] != "env":
+            continue
+        key = (r["env"], r["players"])
+        raw = index.get(("cardzoo", *key, "raw_env"), {})
+        engine = index.get(("cardzoo", *key, "engine"), {})
+        encoder = index.get(("cardzoo", *key, "encoder"), {})
+        memory = ""
+        if r.get("memory_bytes") is not None:
+            memory = f"{r['memory_bytes'] / 1024:.0f} kB after {r['memory_games']:,} games"
+
+        def ratios(row: dict[str, Any]) -> str:
+            if row.get("ratio_to_leduc_env") is None:
+                return ""
+            return f"{_ratio(row['ratio_to_leduc_env'])}, {_ratio(row['cpu_ratio_to_leduc_env'])}"
+
+        lines.append(
+            f"| `{r['env']}` | {r['players']} | {_num(r['decisions_per_s'])}"
+            f" | {_num(raw.get('decisions_per_s'))} | {_num(engine.get('decisions_per_s'))}"
+            f" | {ratios(r)} | {ratios(engine)} | {_num(encoder.get('obs_us'), 1)} | {memory} |"
+        )
+    return "\n".join(lines) if len(lines) > 2 else ""
+
+
 def throughput_table(rows: list[dict[str, Any]]) -> str:
     """Decisions/s (best, median, per CPU second), steps/s and the ratio to leduc env()."""
     lines = [
@@ -203,9 +238,10 @@ def targets_text(targets: list[dict[str, Any]]) -> str:
 
 
 def markdown(report: dict[str, Any]) -> str:
-    """The whole report as Markdown: header, tables, targets."""
-    parts = [header(report), throughput_table(report["rows"]), detail_table(report["rows"])]
-    parts += [train_table(report["rows"]), targets_text(report["targets"])]
+    """The whole report as Markdown: header, summary, full tables, targets."""
+    rows = report["rows"]
+    parts = [header(report), summary_table(rows), throughput_table(rows), detail_table(rows)]
+    parts += [train_table(rows), targets_text(report["targets"])]
     return "\n\n".join(p for p in parts if p) + "\n"
 
 

@@ -361,6 +361,11 @@ def test_markdown_and_plot(small_report, tmp_path):
     text = bench_report.markdown(small_report)
     assert "Machine:" in text and "Versions:" in text
     assert "| cardzoo | `beasty_bar_v0` | 2 | env() |" in text
+    summary = bench_report.summary_table(small_report["rows"])
+    assert summary.count("\n") == 2 and summary.splitlines()[2].startswith(
+        "| `beasty_bar_v0` | 2 |"
+    )
+    assert "kB after 3 games |" in summary
     assert "| `beasty_bar_v0` | 2 |" in text  # the encoder/reset/memory table
     assert "Targets (issue 10" in text
     pytest.importorskip("matplotlib")
