@@ -88,7 +88,6 @@ class CubirdsEncoder(Encoder):
         # so comparing with the last one hits far more often than a dict of recent rows would.
         self._last_rows: list[list[int] | None] = [None] * NUM_ROWS
         self._last_blocks: list[bytes] = [b""] * NUM_ROWS
-        self._lay_masks: dict[bytes, bytes] = {}
 
         sp = self.state_piece
         self._s_phase = sp("phase", 3, 1, "one-hot decision pending: lay, draw, flock")
@@ -106,9 +105,9 @@ class CubirdsEncoder(Encoder):
         if state.phase != LAY_PHASE:
             return super().mask(state)
         key = bytes(state.hands[state.current_player]).translate(_PRESENT)
-        mask = self._lay_masks.get(key)
+        mask = _LAY_MASKS.get(key)
         if mask is None:
-            mask = self._lay_masks[key] = bytes(super().mask(state))
+            mask = _LAY_MASKS[key] = bytes(super().mask(state))
         return np.frombuffer(bytearray(mask), dtype=np.int8)
 
     def encode_into(self, state: State, player: int, buf: bytearray) -> None:
@@ -168,6 +167,9 @@ class CubirdsEncoder(Encoder):
             o += _ROW_SIZE
 
 
+#: Lay-phase masks by species present in the hand (at most 256), shared by every Cubirds env:
+#: the move universe and the lay rules are the same for every player count and option.
+_LAY_MASKS: dict[bytes, bytes] = {}
 _PRESENT = bytes([0] + [1] * 255)  # bytes.translate table: a count -> 1 if nonzero
 #: The ``exact`` piece of one seat from its bit mask (bit s = species s).
 _FLAGS = tuple(bytes(b >> s & 1 for s in range(NUM_SPECIES)) for b in range(1 << NUM_SPECIES))
