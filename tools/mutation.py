@@ -16,12 +16,20 @@ nothing about which rule broke), and with the conformance random-play test cut f
 ``--random-games`` games per case (``CARDZOO_RANDOM_GAMES``; at 300 a surviving mutant costs
 minutes). Results: a summary line per engine on stdout and the diff of every surviving mutant in
 ``.mutation/<engine>/survivors.txt``.
+
+mutmut 3 forks each mutant's test run from a process that has already imported the code, so a
+function that runs only while the engine module is imported (one that builds the move tables,
+say) never runs mutated there, and all its mutants "survive". After ``mutmut run`` this tool
+finds those functions (by profiling a plain import) and re-tests each of their surviving mutants
+in a fresh ``pytest`` process started with the mutant switched on, so the tables are built by the
+mutated code.
 """
 
 from __future__ import annotations
 
 import argparse
 import io
+import json
 import os
 import re
 import shutil
@@ -151,6 +159,105 @@ def results(project: Path) -> dict[str, str]:
     return found
 
 
+# Run in a plain scratch project: which functions of the engine file run during imports.
+IMPORT_PROBE = """
+import importlib, os, sys
+target, engine = sys.argv[1], sys.argv[2]
+seen = set()
+def record(frame, event, arg):
+    code = frame.f_code
+    if event == "call" and os.path.realpath(code.co_filename) == target:
+        seen.add(getattr(code, "co_qualname", code.co_name))
+sys.setprofile(record)
+import cardzoo.envs
+importlib.import_module(f"cardzoo.envs.{engine}.game")
+cardzoo.envs.games()
+try:
+    import cardzoo.agents
+except ImportError:
+    pass
+sys.setprofile(None)
+print("\\n".join(sorted(seen)))
+"""
+
+
+def import_time_functions(project: Path, engine: str) -> set[str]:
+    """Qualified names of the engine's functions that run while the package is imported."""
+    target = os.path.realpath(project / "cardzoo" / "envs" / engine / "game.py")
+    done = subprocess.run(
+        [sys.executable, "-c", IMPORT_PROBE, target, engine],
+        cwd=project,
+        text=True,
+        capture_output=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"importing the scratch copy of {engine} failed:\n{done.stderr[-2000:]}")
+    return set(done.stdout.split())
+
+
+def function_of(mutant: str) -> str:
+    """``pkg.mod.xǁStateǁview__mutmut_2`` -> ``State.view``; ``pkg.mod.x_f__mutmut_1`` -> ``f``."""
+    name = mutant.rsplit(".", 1)[1].rsplit("__mutmut_", 1)[0]
+    if name.startswith("x\u01c1"):
+        return ".".join(name[2:].split("\u01c1"))
+    return name[2:]
+
+
+def fresh_pytest(project: Path, mutant: str, random_games: int, timeout: float) -> str:
+    """Run the engine's test selection in a new process with ``mutant`` on from the start."""
+    config = tomllib.loads((project / "pyproject.toml").read_text())["tool"]["mutmut"]
+    selection = config["pytest_add_cli_args_test_selection"]
+    env = dict(os.environ, MUTANT_UNDER_TEST=mutant)
+    if random_games:
+        env["CARDZOO_RANDOM_GAMES"] = str(random_games)
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *selection]
+    try:
+        done = subprocess.run(
+            command,
+            cwd=project / "mutants",
+            env=env,
+            text=True,
+            capture_output=True,
+            timeout=timeout,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return "timeout"
+    if done.returncode == 0:
+        return "survived"
+    if done.returncode in (1, 2, 3):  # failed tests, or an import the mutant broke
+        return "killed"
+    raise SystemExit(
+        f"pytest could not run for {mutant} ({done.returncode}): {done.stdout[-2000:]}"
+    )
+
+
+def import_time_pass(
+    project: Path, engine: str, status: dict[str, str], random_games: int
+) -> dict[str, str]:
+    """Re-test, each in a fresh process, the survivors whose function runs at import time.
+
+    Returns their new statuses, also saved in ``import_time.json`` for ``--report-only``.
+    """
+    at_import = import_time_functions(project, engine)
+    suspects = [m for m, v in status.items() if v == "survived" and function_of(m) in at_import]
+    stats = json.loads((project / "mutants" / "mutmut-stats.json").read_text())
+    timeout = 5 * sum(stats["duration_by_test"].values()) + 60
+    if suspects:
+        # the selection must pass with no mutant on, and fail when every mutated function raises
+        if fresh_pytest(project, "", random_games, timeout) != "survived":
+            raise SystemExit("the tests fail in a fresh pytest process with no mutant on")
+        if fresh_pytest(project, "fail", random_games, timeout) != "killed":
+            raise SystemExit("a fresh pytest process does not import the mutated copy")
+    found = {}
+    for i, mutant in enumerate(suspects, 1):
+        found[mutant] = fresh_pytest(project, mutant, random_games, timeout)
+        print(f"   import-time mutant {i}/{len(suspects)}: {mutant} {found[mutant]}", flush=True)
+    (project / "import_time.json").write_text(json.dumps(found, indent=1, ensure_ascii=False))
+    return found
+
+
 def summarize(engine: str, status: dict[str, str]) -> str:
     counts: dict[str, int] = {}
     for value in status.values():
@@ -185,6 +292,11 @@ def main(argv: list[str] | None = None) -> int:
         help="games per case in the conformance random-play test (default 30; the suite plays 300)",
     )
     parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the last run in .mutation/<engine> (mutmut skips mutants already tested)",
+    )
+    parser.add_argument(
         "--report-only", action="store_true", help="summarize the last run, do not run again"
     )
     args = parser.parse_args(argv)
@@ -196,8 +308,11 @@ def main(argv: list[str] | None = None) -> int:
     lines = []
     for engine in chosen:
         project = WORK / engine
+        if (args.report_only or args.resume) and not (project / "mutants").is_dir():
+            parser.error(f"no previous run for {engine} in {project}")
         if not args.report_only:
-            project = build_project(engine, args.rev)
+            if not args.resume:
+                project = build_project(engine, args.rev)
             print(f"== {engine}: mutmut run in {project.relative_to(ROOT)}", flush=True)
             mutmut(
                 project,
@@ -206,9 +321,12 @@ def main(argv: list[str] | None = None) -> int:
                 str(args.max_children),
                 random_games=args.random_games,
             )
-        elif not (project / "mutants").is_dir():
-            parser.error(f"no previous run for {engine} in {project}")
         status = results(project)
+        if not args.report_only:
+            import_time_pass(project, engine, status, args.random_games)
+        saved = project / "import_time.json"
+        if saved.exists():
+            status.update(json.loads(saved.read_text()))
         survivors = write_survivors(project, status)
         lines.append(f"{summarize(engine, status)}; survivors: {survivors.relative_to(ROOT)}")
     print("\n".join(lines))
