@@ -146,6 +146,34 @@ def normalize_config(config: Any) -> None:
             object.__setattr__(config, f.name, value.item())
 
 
+class CachedLegalMoves:
+    """For engines whose legal moves take real work: computed once per position, on demand.
+
+    The subclass has a ``_legal`` slot (set to None whenever the position changes; copies may
+    share the list, which is never changed in place) and a ``_compute_legal()`` method.
+    """
+
+    __slots__ = ()
+    _legal: list[int] | None
+
+    def _compute_legal(self) -> list[int]:
+        raise NotImplementedError
+
+    def legal_move_ids(self) -> list[int]:
+        """Ids of the legal moves for the current player, ascending."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal[:]
+
+    def is_legal(self, move_id: int) -> bool:
+        """Whether the move with this id is legal now."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return move_id in legal
+
+
 def check_option(name: str, value: Any, allowed: Iterable[Any]) -> None:
     """Raise ``ValueError`` naming ``name`` and the allowed values unless ``value`` is allowed."""
     allowed = list(allowed)

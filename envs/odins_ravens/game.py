@@ -49,6 +49,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 from cardzoo.envs.core import (
+    CachedLegalMoves,
     GameState,
     check_first_player,
     check_int_range,
@@ -339,7 +340,7 @@ class View:
 # The game
 
 
-class State(GameState):
+class State(CachedLegalMoves, GameState):
     """A complete game of Odin's Ravens (several races to 12 points). See the module docstring."""
 
     MOVES = MOVES
@@ -601,20 +602,6 @@ class State(GameState):
         return state
 
     # -- the contract ---------------------------------------------------------------------------
-
-    def legal_move_ids(self) -> list[int]:
-        """Ids of the legal moves for the current player, ascending."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return legal[:]
-
-    def is_legal(self, move_id: int) -> bool:
-        """Whether the move with this id is legal now."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return move_id in legal
 
     def apply_id(self, move_id: int) -> None:
         """Play a move id already known to be legal (the env checks its mask first)."""

@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
-from cardzoo.envs.core import GameState, clone_rng, make_rng
+from cardzoo.envs.core import CachedLegalMoves, GameState, clone_rng, make_rng
 from cardzoo.envs.sitting_ducks.config import Config
 from cardzoo.envs.sitting_ducks.data import (
     BOTTOMS_UP,
@@ -199,7 +199,7 @@ class View:
 # The state
 
 
-class State(GameState):
+class State(CachedLegalMoves, GameState):
     """A Sitting Ducks Gallery game (or points match) in progress. See the module docstring."""
 
     MOVES = MOVES
@@ -462,20 +462,6 @@ class State(GameState):
         return state
 
     # -- the contract ---------------------------------------------------------------------------
-
-    def legal_move_ids(self) -> list[int]:
-        """Ids of the legal moves for the current player, ascending."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return legal[:]
-
-    def is_legal(self, move_id: int) -> bool:
-        """Whether the move with this id is legal now."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return move_id in legal
 
     def _compute_legal(self) -> list[int]:
         phase = self.phase
