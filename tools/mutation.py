@@ -56,33 +56,37 @@ def engines() -> list[str]:
     return sorted(p.parent.name for p in ROOT.glob("envs/*/game.py"))
 
 
-def package_dirs() -> dict[str, str]:
-    """The ``cardzoo.*`` package -> repository folder mapping declared in pyproject.toml."""
-    data = tomllib.loads((ROOT / "pyproject.toml").read_text())
+def package_dirs(root: Path = ROOT) -> dict[str, str]:
+    """The ``cardzoo.*`` package -> folder mapping declared in ``root``'s pyproject.toml."""
+    data = tomllib.loads((root / "pyproject.toml").read_text())
     return dict(data["tool"]["setuptools"]["package-dir"])
 
 
 def export_tree(rev: str | None, dest: Path) -> None:
-    """Put the repository's files (working tree, or git revision ``rev``) into ``dest``."""
-    folders = sorted(set(package_dirs().values())) + ["tests"]
+    """Every file of the repository into ``dest``: from git revision ``rev``, or from the working
+    tree (tracked files and untracked ones that are not ignored), as tests may read docs too."""
     dest.mkdir(parents=True)
     if rev is None:
-        ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-        for folder in folders:
-            shutil.copytree(ROOT / folder, dest / folder, ignore=ignore)
-        shutil.copy2(ROOT / "pyproject.toml", dest / "pyproject.toml")
+        listed = subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+        ).stdout.decode()
+        for name in filter(None, listed.split("\0")):
+            source = ROOT / name
+            if source.is_file():  # a tracked file deleted in the working tree is still listed
+                (dest / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(source, dest / name)
         return
     archive = subprocess.run(
-        ["git", "archive", "--format=tar", rev, *folders, "pyproject.toml"],
-        cwd=ROOT,
-        check=True,
-        capture_output=True,
+        ["git", "archive", "--format=tar", rev], cwd=ROOT, check=True, capture_output=True
     ).stdout
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(dest, filter="data")
 
 
-def mutmut_config(engine: str, project: Path) -> str:
+def mutmut_config(engine: str, project: Path, also_copy: list[str]) -> str:
     """The ``[tool.mutmut]`` section of the scratch project for ``engine``."""
     folders = [f"tests/{engine}", "tests/conformance"]
     selection = [f for f in folders if (project / f).is_dir()] + ["-k", engine]
@@ -93,6 +97,7 @@ def mutmut_config(engine: str, project: Path) -> str:
             "[tool.mutmut]",
             'source_paths = ["cardzoo"]',
             f'only_mutate = ["cardzoo/envs/{engine}/game.py"]',
+            f"also_copy = {toml_list(also_copy)}",
             f"pytest_add_cli_args_test_selection = {toml_list(selection)}",
             'pytest_add_cli_args = ["-p", "no:cacheprovider"]',
             # mutmut's default (15x the clean run) lets one looping mutant cost a quarter hour
@@ -110,26 +115,29 @@ def toml_list(items: list[str]) -> str:
 
 
 def build_project(engine: str, rev: str | None) -> Path:
-    """A fresh scratch project for ``engine`` in ``.mutation/<engine>/``; returns its path."""
+    """A fresh scratch project for ``engine`` in ``.mutation/<engine>/``; returns its path.
+
+    It holds the whole repository plus a ``cardzoo/`` package made of copies of the folders that
+    pyproject.toml maps to ``cardzoo.*``, which is what the tests import.
+    """
     project = WORK / engine
     if project.exists():
         shutil.rmtree(project)
-    staging = WORK / f"{engine}.staging"
-    if staging.exists():
-        shutil.rmtree(staging)
-    export_tree(rev, staging)
-    if not (staging / "envs" / engine / "game.py").is_file():
+    export_tree(rev, project)
+    if not (project / "envs" / engine / "game.py").is_file():
         raise SystemExit(f"no engine envs/{engine}/game.py in {rev or 'the working tree'}")
     package = project / "cardzoo"
-    package.mkdir(parents=True)
+    package.mkdir()
     # A regular package, so the copy is found on sys.path before the editable install's finder.
     (package / "__init__.py").write_text("")
-    for name, folder in package_dirs().items():
-        shutil.move(staging / folder, project / name.replace(".", "/"))
-    shutil.move(staging / "tests", project / "tests")
-    pyproject = (staging / "pyproject.toml").read_text()
-    (project / "pyproject.toml").write_text(pyproject + mutmut_config(engine, project))
-    shutil.rmtree(staging)
+    for name, folder in package_dirs(project).items():
+        shutil.copytree(project / folder, project / name.replace(".", "/"))
+    # mutmut copies the package, tests/ and pyproject.toml into mutants/; the rest is listed.
+    also_copy = sorted(
+        p.name for p in project.iterdir() if p.name not in ("cardzoo", "tests", "pyproject.toml")
+    )
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + mutmut_config(engine, project, also_copy))
     return project
 
 
