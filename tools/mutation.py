@@ -277,14 +277,33 @@ def summarize(engine: str, status: dict[str, str]) -> str:
     return f"{engine}: score {score:.1f}% ({killed} of {total} mutants killed; {details})"
 
 
+# Run in the scratch project: the diff of each mutant named on stdin ("name<TAB>status" lines).
+DIFFS = """
+import sys
+from mutmut.mutation.diff_apply import get_diff_for_mutant
+for line in sys.stdin.read().splitlines():
+    name, status = line.split("\\t")
+    print(f"# {name}: {status}")
+    print(get_diff_for_mutant(name).rstrip())
+    print()
+"""
+
+
 def write_survivors(project: Path, status: dict[str, str]) -> Path:
     """Every mutant that no test killed, with its diff, in ``survivors.txt``."""
     out = project / "survivors.txt"
-    with out.open("w") as f:
-        for name, value in status.items():
-            if value in KILLED:
-                continue
-            f.write(mutmut(project, "show", name, capture=True).rstrip() + "\n\n")
+    listed = "".join(f"{m}\t{v}\n" for m, v in status.items() if v not in KILLED)
+    done = subprocess.run(
+        [sys.executable, "-c", DIFFS],
+        cwd=project,
+        input=listed,
+        text=True,
+        capture_output=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"could not print the surviving mutants:\n{done.stderr[-2000:]}")
+    out.write_text(done.stdout)
     return out
 
 
