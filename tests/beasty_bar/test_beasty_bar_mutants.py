@@ -19,6 +19,7 @@ from cardzoo.envs.beasty_bar.data import (
     KANGAROO,
     LION,
     MONKEY,
+    NAMES,
     PARROT,
     SEAL,
     SKUNK,
@@ -93,10 +94,25 @@ def test_hippo_passes_the_only_animal_ahead():
     assert s.animals("queue") == [(HIPPO, R), (PARROT, B)]
 
 
+def test_hippo_passing_every_animal_leaves_the_others_in_their_order():
+    # The hippo stops at the gate: the animals it passed keep their order behind it.
+    s = position([(KANGAROO, R), (KANGAROO, Y), (CHAMELEON, R)], hand=[HIPPO])
+    s.apply(Play(HIPPO))
+    assert s.animals("queue") == [(HIPPO, R), (KANGAROO, R), (KANGAROO, Y), (CHAMELEON, R)]
+
+
 def test_kangaroo_into_an_empty_queue_stays_alone():
     s = position([], hand=[KANGAROO])
     s.apply(Play(KANGAROO))
     assert s.animals("queue") == [(KANGAROO, R)]
+
+
+def test_moves_with_nothing_to_do_say_so_in_their_names():
+    assert str(Play(PARROT)) == "play Parrot (no other animal to expel)"
+    assert str(Play(KANGAROO)) == "play Kangaroo (no animal to jump)"
+    assert str(Play(KANGAROO, None, 2)) == "play Kangaroo, jump 2"
+    assert str(Play(CHAMELEON, KANGAROO, 1)) == "play Chameleon as Kangaroo, jump 1"
+    assert str(Play(CHAMELEON)) == "play Chameleon without imitating"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -169,9 +185,12 @@ def test_state_rejects_a_config_of_another_type():
 # §11 information: view and determinize
 
 
-def test_view_reports_turn_and_winners():
+def test_view_reports_turn_scores_and_winners():
     s = random_state(Config(num_players=3), seed=4, steps=5)
     assert s.view(1).turn == s.turn == 5
+    s = random_state(Config(num_players=3), seed=4, steps=20)
+    assert any(s.scores())
+    assert s.view(2).scores == s.scores()
     s = play_out(s)
     for p in range(3):
         assert s.view(p).winners == s.winners() != ()
@@ -195,17 +214,22 @@ def test_determinize_is_reproducible_from_its_seed():
     s = random_state(Config(num_players=3), seed=2, steps=4)
     a, b = s.determinize(0, 11), s.determinize(0, 11)
     assert a.hands == b.hands and a.draws == b.draws
-    # the resampled RNG is seeded from the given one too: both worlds play on identically
-    assert play_out(a, seed=1).render() == play_out(b, seed=1).render()
 
 
-def test_hand_set_position_is_seeded_by_default():
-    make = lambda: State.from_position(  # noqa: E731
-        Config(num_players=2), hands=[[LION, SKUNK], [HIPPO]], draw_piles=[[SEAL, ZEBRA], []]
-    )
-    a, b = make(), make()
-    assert a.determinize(1, 0).hands == b.determinize(1, 0).hands
-    assert play_out(a).render() == play_out(b).render()
+def test_determinized_world_deals_reproducibly_after_the_set_aside_phase():
+    # The deal after the last set-aside choice draws from the state's RNG: a determinized world
+    # gets an RNG seeded from the generator it was given, so two worlds from one seed deal alike.
+    cfg = Config(num_players=2, set_aside=4, scoring="points")
+    s = random_state(cfg, seed=6, steps=3)
+    a, b = s.determinize(1, 11), s.determinize(1, 11)
+    for world in (a, b):
+        while world.phase == 0:  # the set-aside phase
+            world.apply(world.legal_move_ids()[0])
+    assert a.hands == b.hands and a.draws == b.draws
+    c = s.determinize(1, 12)
+    while c.phase == 0:
+        c.apply(c.legal_move_ids()[0])
+    assert (c.hands, c.draws) != (a.hands, a.draws)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -213,6 +237,8 @@ def test_hand_set_position_is_seeded_by_default():
 
 
 def test_hand_set_position_defaults():
+    s = State.from_position(hands=[[LION], [HIPPO]])
+    assert s.config == Config()
     s = State.from_position(Config(num_players=2), hands=[[LION], [HIPPO]])
     assert s.current_player == 0 and s.first_player == 0 and s.turn == 0
     assert s.terminal is False and s.end_reason is None
@@ -278,6 +304,14 @@ def test_hand_set_position_rejects_bad_seats_with_a_clear_error(kwargs, message)
         State.from_position(Config(num_players=2), **given)
 
 
+def test_hand_set_position_accepts_a_full_draw_pile_of_eight():
+    pile = [SKUNK, PARROT, KANGAROO, MONKEY, CHAMELEON, SEAL, ZEBRA, GIRAFFE]
+    s = State.from_position(
+        Config(num_players=2), hands=[[LION, HIPPO], [LION]], draw_piles=[pile, []]
+    )
+    assert s.view(0).draw_sizes == (8, 0)
+
+
 def test_hand_set_position_places_set_aside_cards():
     s = State.from_position(
         Config(num_players=2), hands=[[LION], [HIPPO]], set_aside=[[SKUNK, PARROT], [MONKEY]]
@@ -310,3 +344,86 @@ def test_config_error_quotes_the_option_name(kwargs, option):
 def test_config_accepts_the_smallest_max_turns():
     assert Config(max_turns=1).max_turns == 1
     assert State(Config(max_turns=1), seed=0).config.max_turns == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Zones: census, and what the two renders show
+
+
+def test_census_names_every_zone_with_its_cards():
+    cfg = Config(num_players=2, set_aside=4, scoring="points")
+    s = State.from_position(
+        cfg,
+        queue=[(LION, 1)],
+        hands=[[HIPPO], [SKUNK]],
+        draw_piles=[[SEAL], []],
+        bar=[(ZEBRA, 0)],
+        set_aside=[[], [PARROT]],
+    )
+    zones = s.census()
+    kinds = 24
+
+    def one(*cards):
+        return [1 if k in cards else 0 for k in range(kinds)]
+
+    assert zones["queue"] == one(12 + LION - 1)
+    assert zones["bar"] == one(ZEBRA - 1)
+    assert zones["hand0"] == one(HIPPO - 1) and zones["hand1"] == one(12 + SKUNK - 1)
+    assert zones["draw0"] == one(SEAL - 1) and zones["draw1"] == one()
+    assert zones["set_aside0"] == one() and zones["set_aside1"] == one(12 + PARROT - 1)
+    assert sum(zones["thats_it"]) == kinds - 6
+
+
+def bar_and_out(row: str) -> tuple[str, str]:
+    """The "bar / THAT'S IT" columns at the end of a render row."""
+    bar, out = row.split("  ")[-1].split(" / ")
+    return bar, out
+
+
+def test_render_rows_show_each_seats_own_bar_and_thats_it():
+    s = State.from_position(
+        Config(num_players=2),
+        hands=[[SKUNK], [SEAL]],
+        bar=[(LION, 0), (HIPPO, 1)],
+        queue=[(ZEBRA, 1)],
+    )
+    lines = s.render().splitlines()
+    # every card not placed is in THAT'S IT (from_position); each row lists its owner's only
+    out0 = ", ".join(NAMES[a] for a in range(1, 13) if a not in (SKUNK, LION))
+    out1 = ", ".join(NAMES[a] for a in range(1, 13) if a not in (SEAL, HIPPO, ZEBRA))
+    assert bar_and_out(lines[3]) == ("Lion", out0)
+    assert bar_and_out(lines[4]) == ("Hippo", out1)
+
+
+def test_render_header_counts_cards_left_and_names_the_seat_to_play():
+    s = State(Config(num_players=3, first_player=1), seed=0)
+    first = s.render().splitlines()[0]
+    assert "(36 cards left to play)" in first and first.endswith("seat 1 to play")
+    assert s.render().splitlines()[1] == "queue (gate -> exclusion): (empty)"
+    s.apply(s.legal_move_ids()[0])
+    assert "(35 cards left to play)" in s.render()
+    assert "queue (gate -> exclusion): 0:" in s.render()
+    play_out(s)
+    assert s.render().splitlines()[0].endswith(f"game over, winners {list(s.winners())}")
+
+
+def test_render_keeps_the_seat_row_when_it_shows_set_aside_cards():
+    s = State(Config(num_players=2, set_aside=4, scoring="points"), seed=0)
+    for _ in range(8):
+        s.apply(s.legal_move_ids()[0])
+    row = s.render().splitlines()[3]
+    assert row.startswith("0 ") and "(set aside: " in row and " / " in row
+
+
+def test_render_for_counts_the_cards_left_to_play():
+    cfg = Config(num_players=3, set_aside=4, scoring="points")
+    s = State(cfg, seed=0)
+    assert "(24 cards left to play)" in s.render_for(0)  # 8 of 12 animals each are played
+    assert "my animals to choose from: " in s.render_for(0)
+    for _ in range(12):
+        s.apply(s.legal_move_ids()[0])
+    text = s.render_for(2)
+    assert "(24 cards left to play)" in text and "my hand: " in text
+    assert "seat 0 not yet played (hand + draw pile + set aside): " in text
+    header = "seat score sum hand draw aside bar / THAT'S IT"
+    assert text.splitlines()[5].split() == header.split()
