@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 GAMES ?= 200
 WORKERS ?= 2
 
-.PHONY: demo test lint bench list clean train-deps train-demo
+.PHONY: demo test lint bench list clean train-deps tournaments
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,8 +15,16 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev,train,integrations]'
 	touch $@
 
-## the main job: heuristic vs random tournaments on every game and player count
+## the main job: a short self-play run on Beasty Bar 2p (masked PPO against the opponent pool, a
+## few minutes on 2 cores); ends with its evaluation table and learning-curve plot in runs/demo
+TRAIN_STEPS ?= 2000000
 demo: $(VENV)/.installed
+	rm -rf runs/demo
+	$(VENV)/bin/cardzoo train beasty_bar --players 2 --timesteps $(TRAIN_STEPS) \
+		--eval-every 500000 --out runs/demo
+
+## heuristic vs random tournaments on every game and player count
+tournaments: $(VENV)/.installed
 	$(VENV)/bin/cardzoo demo --games $(GAMES) --workers $(WORKERS)
 
 ## the whole test suite, lint first (2 workers)
@@ -44,13 +52,6 @@ list: $(VENV)/.installed
 ## stable-baselines3 + sb3-contrib + the CPU build of torch (for training scripts)
 train-deps: $(VENV)/.installed
 	$(PY) -m pip install --quiet -e '.[dev,train]'
-
-## a short self-play run on Beasty Bar 2p; ends with its evaluation table and learning-curve plot
-TRAIN_STEPS ?= 500000
-train-demo: $(VENV)/.installed
-	rm -rf runs/demo-beasty_bar
-	$(VENV)/bin/cardzoo train beasty_bar --timesteps $(TRAIN_STEPS) --eval-every 250000 \
-		--out runs/demo-beasty_bar
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

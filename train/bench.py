@@ -100,6 +100,23 @@ class Settings:
         }
 
 
+def env_options(spec: Any, n: int) -> dict[str, Any]:
+    """The ``env()`` arguments of ``n`` seats: ``num_players``, plus the named variant that allows
+    that count when the standard game does not (Sitting Ducks Gallery's 2-player ``duel``)."""
+    if n in spec.player_counts:
+        return {"num_players": n}
+    for name, options in spec.variants.items():
+        if options.get("num_players") == n:
+            return {"variant": name, "num_players": n}
+    raise ValueError(f"{spec.env_name} is not played by {n} players")
+
+
+def player_counts(spec: Any) -> list[int]:
+    """Every seat count the game is played with: the standard ones, then those of variants."""
+    extra = [o["num_players"] for o in spec.variants.values() if "num_players" in o]
+    return sorted({*spec.player_counts, *extra})
+
+
 def select(
     names: list[str] | None, players: list[int] | None, all_games: list[ModuleType]
 ) -> tuple[list[ModuleType], dict[str, list[int]]]:
@@ -114,13 +131,14 @@ def select(
     modules, counts = [], {}
     for module in chosen:
         spec = module.GAME
+        counts_here = player_counts(spec)
         if players is None:
-            wanted = list(spec.player_counts)
+            wanted = counts_here
         else:
-            wanted = [n for n in spec.player_counts if n in players]
+            wanted = [n for n in counts_here if n in players]
             if not wanted and names:
                 raise ValueError(
-                    f"{spec.env_name} is played by {list(spec.player_counts)} players, "
+                    f"{spec.env_name} is played by {counts_here} players, "
                     f"not {sorted(set(players))}"
                 )
         if wanted:
@@ -144,15 +162,16 @@ class Task:
 def _our_tasks(module: ModuleType, n: int) -> list[Task]:
     spec = module.GAME
     name = spec.env_name
-    config = spec.make_config(num_players=n)
-    encoder = module.raw_env(num_players=n).encoder
+    options = env_options(spec, n)
+    config = spec.make_config(**options)
+    encoder = module.raw_env(**options).encoder
     states = sample_states(spec.state_cls, config, ENCODER_STATES)
 
     def env_run(seconds: float) -> dict[str, Sample]:
-        return {"play": aec_loop(module.env(num_players=n), seconds)}
+        return {"play": aec_loop(module.env(**options), seconds)}
 
     def raw_run(seconds: float) -> dict[str, Sample]:
-        return {"play": aec_loop(module.raw_env(num_players=n), seconds)}
+        return {"play": aec_loop(module.raw_env(**options), seconds)}
 
     def engine_run(seconds: float) -> dict[str, Sample]:
         return {"play": engine_loop(spec.state_cls, config, seconds)}
@@ -165,10 +184,10 @@ def _our_tasks(module: ModuleType, n: int) -> list[Task]:
         }
 
     def setup_run(seconds: float) -> dict[str, Sample]:
-        env = module.env(num_players=n)
+        env = module.env(**options)
         env.reset(seed=0)
         return {
-            "construct": repeat_loop(lambda: module.env(num_players=n), seconds / 4),
+            "construct": repeat_loop(lambda: module.env(**options), seconds / 4),
             "reset": repeat_loop(env.reset, seconds / 4),
         }
 
@@ -286,9 +305,10 @@ def measure_memory(
     module: ModuleType, n: int, games: int, report: Callable[[str], None]
 ) -> dict[str, Any]:
     """Bytes one env holds after one game and after ``games`` games of random play."""
-    fresh = module.env(num_players=n)
+    options = env_options(module.GAME, n)
+    fresh = module.env(**options)
     play_games(fresh, 1, MEMORY_MAX_DECISIONS, seed=10**6)
-    env = module.env(num_players=n)
+    env = module.env(**options)
     play_games(env, 1, MEMORY_MAX_DECISIONS)
     one = private_bytes(env, fresh)
     played, decisions = play_games(env, games - 1, MEMORY_MAX_DECISIONS, seed=1)

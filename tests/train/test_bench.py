@@ -194,11 +194,24 @@ def test_play_games_stops_at_the_decision_budget():
 # -- selection and settings -----------------------------------------------------------------
 
 
+def test_a_seat_count_only_a_variant_allows_is_measured_through_that_variant():
+    from cardzoo.envs import sitting_ducks_v0
+
+    assert bench.env_options(sitting_ducks_v0.GAME, 2) == {"variant": "duel", "num_players": 2}
+    assert bench.env_options(sitting_ducks_v0.GAME, 4) == {"num_players": 4}
+    duel = sitting_ducks_v0.env(**bench.env_options(sitting_ducks_v0.GAME, 2))
+    assert len(duel.possible_agents) == 2
+    with pytest.raises(ValueError, match="not played by 7 players"):
+        bench.env_options(sitting_ducks_v0.GAME, 7)
+
+
 def test_select_games_and_player_counts():
     modules, counts = bench.select(None, [2], games())
-    names = [m.GAME.env_name for m in modules]
-    assert "sitting_ducks_v0" not in names  # played by 3-6: left out, not an error
+    # Sitting Ducks Gallery plays 2 seats only in its team variant ("duel"): measured through it
+    assert counts["sitting_ducks_v0"] == [2]
     assert counts["cubirds_v0"] == [2]
+    modules, counts = bench.select(None, [5], games())
+    assert "odins_ravens_v0" not in [m.GAME.env_name for m in modules]  # 2 only: left out
     modules, counts = bench.select(["beasty_bar", "cubirds_v0"], [3, 4, 5], games())
     assert counts == {"beasty_bar_v0": [3, 4], "cubirds_v0": [3, 4, 5]}
     with pytest.raises(ValueError, match="odins_ravens_v0 is played by \\[2\\] players"):
