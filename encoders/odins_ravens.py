@@ -44,18 +44,17 @@ _BYTE_BITS = tuple(bytes(v >> i & 1 for i in range(8)) for v in range(256))
 #: One-hot land type as 5 bytes.
 _ONE_HOT = tuple(bytes(int(i == t) for i in range(NUM_TYPES)) for t in range(NUM_TYPES))
 _KIND_HOT = tuple(bytes(int(i == k) for i in range(NUM_KINDS)) for k in range(NUM_KINDS))
-_CODES = range(NUM_TYPES * NUM_TYPES)
 _KINDS = range(NUM_KINDS)
+#: track_length and track_present for each row length L: L, then L ones, then zeros.
+_TRACK_HEAD = tuple(
+    bytes([n]) + bytes([1] * n + [0] * (MAX_TRACK - n)) for n in range(MAX_TRACK + 1)
+)
 
 
-def _bits(buf: bytearray, at: int, value: int) -> None:
+def _bits(value: int) -> bytes:
+    """A turn count as 16 bytes of 0/1, bit 0 first (capped at the largest 16-bit value)."""
     value = min(value, (1 << TURN_BITS) - 1)
-    buf[at : at + 8] = _BYTE_BITS[value & 255]
-    buf[at + 8 : at + 16] = _BYTE_BITS[value >> 8]
-
-
-def _one_hot_path(path: list[int]) -> bytes:
-    return b"".join([_ONE_HOT[t] for t in path])
+    return _BYTE_BITS[value & 255] + _BYTE_BITS[value >> 8]
 
 
 class OdinsRavensEncoder(Encoder):
@@ -114,6 +113,10 @@ class OdinsRavensEncoder(Encoder):
         self._rturn = piece("race_turn", TURN_BITS, 1, "turns in this race, binary (bit 0 first)")
         self._turn = piece("turn", TURN_BITS, 1, "turns in the game, binary (bit 0 first)")
         self._full = config.deck
+        # pieces written as one block (see encode_into) must be adjacent
+        assert self._last + 5 == self._shuffled and self._since == self._shuffled + 2 * K
+        assert self._rturn + TURN_BITS == self._turn
+        self._reset_memos()
         self._declare_state(config)
 
     def _declare_state(self, config: Config) -> None:
@@ -158,14 +161,18 @@ class OdinsRavensEncoder(Encoder):
         if state.target_op >= 0:
             buf[self._op + state.target_op] = 1
         buf[self._first + (state.race_first != me)] = 1
-        mine, theirs = state.paths[me], state.paths[opp]
-        L = len(mine)
-        buf[self._length] = L
-        at = self._present
-        buf[at : at + L] = b"\x01" * L
-        at, bt, width = self._mine, self._theirs, NUM_TYPES * L
-        buf[at : at + width] = _one_hot_path(mine)
-        buf[bt : bt + width] = _one_hot_path(theirs)
+        # Slices are written through a memoryview: several times cheaper than a bytearray's
+        # slice assignment from bytes. Lists of counts go straight into ``buf``.
+        view = memoryview(buf)
+        # the track: length, presence and both paths (the paths are remembered, see below)
+        paths = state.paths
+        seen = self._paths_seen
+        if paths[0] != seen[0] or paths[1] != seen[1]:
+            self._remember_paths(paths)
+        view[self._length : self._length + MAX_TRACK + 1] = _TRACK_HEAD[len(paths[0])]
+        width = MAX_TRACK * NUM_TYPES
+        view[self._mine : self._mine + width] = self._paths_hot[me]
+        view[self._theirs : self._theirs + width] = self._paths_hot[opp]
         buf[self._ravens + state.pos[me] + 1] = 1
         buf[self._ravens + MAX_TRACK + 2 + state.pos[opp]] = 1
         if state.stone_card >= 0:
@@ -174,52 +181,143 @@ class OdinsRavensEncoder(Encoder):
             buf[self._pending + CODE_PAIR[state.pending_land]] = 1
         if state.swap_first >= 0:
             buf[self._swap + state.swap_first] = 1
-        hand = state.hands[me]
-        buf[self._hand : self._hand + NUM_KINDS] = bytes(hand)
-        aux = state.aux[me]
+        hands, aux_decks, draws = state.hands, state.aux, state.draws
+        buf[self._hand : self._hand + NUM_KINDS] = hands[me]
+        aux = aux_decks[me]
         if aux:
-            at = self._aux
-            buf[at : at + NUM_KINDS * len(aux)] = b"".join([_KIND_HOT[k] for k in reversed(aux)])
+            if aux != self._aux_seen[me]:
+                self._aux_seen[me] = aux[:]
+                self._aux_hot[me] = b"".join([_KIND_HOT[k] for k in reversed(aux)])
+            hot = self._aux_hot[me]
+            view[self._aux : self._aux + len(hot)] = hot
         buf[self._placed] = state.rearranged
-        pile = state.draws[me]
-        buf[self._my_draw : self._my_draw + NUM_KINDS] = bytes([pile.count(k) for k in _KINDS])
-        # the opponent's unseen cards: its deck minus its face-up discards and Magic Way row
-        unseen = self._unseen
-        full = self._full
-        discard = state.discards[opp]
-        buf[unseen : unseen + NUM_KINDS] = bytes([f - d for f, d in zip(full, discard)])
-        for k in state.magic_way_rows[opp]:
-            buf[unseen + k] -= 1
+        pile = draws[me]
+        if pile != self._draw_seen[me]:
+            self._draw_seen[me] = pile[:]
+            self._draw_counts[me] = bytes(map(pile.count, _KINDS))
+        view[self._my_draw : self._my_draw + NUM_KINDS] = self._draw_counts[me]
+        # the Magic Way rows by kind, and the opponent's unseen cards: its deck minus its face-up
+        # discards and Magic Way row (both remembered per seat)
+        rows = state.magic_way_rows
+        row_mine, row_theirs = rows[me], rows[opp]
+        if row_mine != self._row_seen[me]:
+            self._remember_row(me, row_mine)
+        if row_theirs != self._row_seen[opp]:
+            self._remember_row(opp, row_theirs)
+        discards = state.discards
+        discard = discards[opp]
+        if discard != self._unseen_seen[opp] or row_theirs != self._unseen_row[opp]:
+            self._remember_unseen(opp, discard, row_theirs)
+        view[self._unseen : self._unseen + NUM_KINDS] = self._unseen_counts[opp]
+        hs, az, ds = self._hsize, self._asize, self._dsize
+        buf[hs] = sum(hands[me])
+        buf[hs + 1] = sum(hands[opp])
+        buf[az] = len(aux)
+        buf[az + 1] = len(aux_decks[opp])
+        buf[ds] = len(pile)
+        buf[ds + 1] = len(draws[opp])
         at = self._discard
-        buf[at : at + NUM_KINDS] = bytes(state.discards[me])
-        buf[at + NUM_KINDS : at + 2 * NUM_KINDS] = bytes(discard)
-        hs, az, ds, ws = self._hsize, self._asize, self._dsize, self._wsize
-        rows = self._rows
-        for r, q in ((0, me), (1, opp)):
-            buf[hs + r] = sum(state.hands[q])
-            buf[az + r] = len(state.aux[q])
-            buf[ds + r] = len(state.draws[q])
-            row = state.magic_way_rows[q]
-            buf[ws + r] = len(row)
-            base = rows + r * NUM_KINDS
-            for k in row:
-                buf[base + k] += 1
-        for sym in state.config.magic_way_cards[state.magic_way]:
-            buf[self._way + sym] = 1
+        buf[at : at + NUM_KINDS] = discards[me]
+        view[at + NUM_KINDS : at + 2 * NUM_KINDS] = self._discard_hot[opp]
+        ways = state.config.magic_way_cards
+        if ways is not self._ways_seen:
+            self._ways_seen = ways  # a tuple: held, so its identity stays unique
+            self._ways_hot = tuple(bytes(int(i in w) for i in range(ODIN_SYMBOL + 1)) for w in ways)
+        view[self._way : self._way + ODIN_SYMBOL + 1] = self._ways_hot[state.magic_way]
+        counts = self._row_counts
+        view[self._rows : self._rows + NUM_KINDS] = counts[me]
+        view[self._rows + NUM_KINDS : self._rows + 2 * NUM_KINDS] = counts[opp]
+        buf[self._wsize] = len(row_mine)
+        buf[self._wsize + 1] = len(row_theirs)
         buf[self._used] = state.used_hand
         buf[self._used + 1] = state.used_aux
         buf[self._o2b] = state.o2b_used
+        # the land deck: size, counts by pair kind and its seen bottom cards (remembered)
         deck = state.land_deck
-        buf[self._lsize] = len(deck)
-        lc = self._lcounts
-        for c in _CODES:
-            n = deck.count(c)
-            if n:
-                buf[lc + CODE_PAIR[c]] += n
-        at = self._lknown
-        for i in range(state.land_known - 1, -1, -1):  # draw order: the highest index first
-            buf[at] = CODE_PAIR[deck[i]] + 1
+        if deck != self._land_seen or state.land_known != self._land_known_seen:
+            self._remember_land(deck, state.land_known)
+        view[self._lsize : self._lsize + len(self._land_block)] = self._land_block
+        # race, totals, last_race and reshuffled change only at a reshuffle or a race end
+        # (remembered per seat); race_turn and turn once a turn (remembered for both seats)
+        key = (state.race, state.totals, state.last_race, state.reshuffled)
+        if key != self._race_seen[me]:
+            self._remember_race(state, me, buf)
+        view[self._race : self._since] = self._race_hot[me]
+        buf[self._since] = state.drawn_since[me]
+        buf[self._since + 1] = state.drawn_since[opp]
+        if state.race_turn != self._turns_seen[0] or state.turn != self._turns_seen[1]:
+            self._turns_seen = (state.race_turn, state.turn)
+            self._turn_bits = _bits(state.race_turn) + _bits(state.turn)
+        view[self._rturn : self._rturn + 2 * TURN_BITS] = self._turn_bits
+
+    # -- remembered pieces ----------------------------------------------------------------------
+    #
+    # Consecutive observations mostly share the track, the draw piles, the Magic Way rows, the
+    # opponent's public cards, the land deck and the turn counters. Each is remembered with the
+    # state data it was built from (one entry per seat or per game, so bounded) and rebuilt only
+    # when a comparison with that data fails; a comparison of short int lists costs far less than
+    # rebuilding the bytes.
+
+    def _reset_memos(self) -> None:
+        self._paths_seen: list[list[int] | None] = [None, None]
+        self._paths_hot = [b"", b""]  # per path: one-hot land types, padded to MAX_TRACK
+        self._aux_seen: list[list[int] | None] = [None, None]
+        self._aux_hot = [b"", b""]  # per seat: its auxiliary deck one-hot, top first
+        self._draw_seen: list[list[int] | None] = [None, None]
+        self._draw_counts = [b"", b""]  # per seat: its draw pile by kind
+        self._row_seen: list[list[int] | None] = [None, None]
+        self._row_counts = [b"", b""]  # per seat: its Magic Way row by kind
+        self._unseen_seen: list[list[int] | None] = [None, None]
+        self._unseen_row: list[list[int] | None] = [None, None]
+        self._unseen_counts = [b"", b""]  # per seat: deck - discards - Magic Way row
+        self._discard_hot = [b"", b""]  # per seat: its discards as bytes (with the above)
+        self._land_seen: list[int] | None = None
+        self._land_known_seen = -1
+        self._land_block = b""  # land_deck_size + land_deck_counts + land_known
+        self._ways_seen: tuple | None = None
+        self._ways_hot: tuple[bytes, ...] = ()  # per Magic Way card: its symbols as 0/1
+        self._race_seen: list[tuple | None] = [None, None]
+        self._race_hot = [b"", b""]  # per seat: the pieces race, totals, last_race, reshuffled
+        self._turns_seen = (-1, -1)
+        self._turn_bits = b""  # race_turn + turn in binary
+
+    def _remember_paths(self, paths: list[list[int]]) -> None:
+        for p in (0, 1):
+            if paths[p] != self._paths_seen[p]:
+                self._paths_seen[p] = paths[p][:]
+                self._paths_hot[p] = b"".join(map(_ONE_HOT.__getitem__, paths[p])).ljust(
+                    MAX_TRACK * NUM_TYPES, b"\0"
+                )
+
+    def _remember_row(self, seat: int, row: list[int]) -> None:
+        self._row_seen[seat] = row[:]
+        self._row_counts[seat] = bytes(map(row.count, _KINDS))
+
+    def _remember_unseen(self, seat: int, discard: list[int], row: list[int]) -> None:
+        self._unseen_seen[seat] = discard[:]
+        self._unseen_row[seat] = row[:]
+        unseen = [f - d for f, d in zip(self._full, discard)]
+        for k in row:
+            unseen[k] -= 1
+        self._unseen_counts[seat] = bytes(unseen)
+        self._discard_hot[seat] = bytes(discard)
+
+    def _remember_land(self, deck: list[int], known: int) -> None:
+        self._land_seen = deck[:]
+        self._land_known_seen = known
+        block = bytearray(1 + NUM_PAIRS + MAX_TRACK)
+        block[0] = len(deck)
+        for c in deck:
+            block[1 + CODE_PAIR[c]] += 1
+        at = 1 + NUM_PAIRS
+        for i in range(known - 1, -1, -1):  # draw order: the highest index first
+            block[at] = CODE_PAIR[deck[i]] + 1
             at += 1
+        self._land_block = bytes(block)
+
+    def _remember_race(self, state: State, me: int, buf: bytearray) -> None:
+        """Write race, totals, last_race and reshuffled into ``buf`` (zeroed there); keep them."""
+        opp = 1 - me
         buf[self._race] = min(state.race, 127)
         buf[self._totals] = state.totals[me]
         buf[self._totals + 1] = state.totals[opp]
@@ -230,12 +328,11 @@ class OdinsRavensEncoder(Encoder):
         if bonus >= 0:
             buf[self._last + 3 + (bonus != me)] = 1
         at = self._shuffled
-        buf[at : at + NUM_KINDS] = bytes(state.reshuffled[me])
-        buf[at + NUM_KINDS : at + 2 * NUM_KINDS] = bytes(state.reshuffled[opp])
-        buf[self._since] = state.drawn_since[me]
-        buf[self._since + 1] = state.drawn_since[opp]
-        _bits(buf, self._rturn, state.race_turn)
-        _bits(buf, self._turn, state.turn)
+        buf[at : at + NUM_KINDS] = state.reshuffled[me]
+        buf[at + NUM_KINDS : at + 2 * NUM_KINDS] = state.reshuffled[opp]
+        self._race_hot[me] = bytes(buf[self._race : self._since])
+        reshuffled = [r[:] for r in state.reshuffled]
+        self._race_seen[me] = (state.race, state.totals[:], state.last_race, reshuffled)
 
     # -- global state ---------------------------------------------------------------------------
 
@@ -285,8 +382,8 @@ class OdinsRavensEncoder(Encoder):
         for c in state.land_deck:
             buf[self._s_land + CODE_PAIR[c]] += 1
         buf[self._s_race] = min(state.race, 127)
-        _bits(buf, self._s_rturn, state.race_turn)
-        _bits(buf, self._s_turn, state.turn)
+        buf[self._s_rturn : self._s_rturn + TURN_BITS] = _bits(state.race_turn)
+        buf[self._s_turn : self._s_turn + TURN_BITS] = _bits(state.turn)
 
 
 ENCODERS = {"default": OdinsRavensEncoder}
