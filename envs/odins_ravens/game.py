@@ -583,7 +583,7 @@ class State(CachedLegalMoves, GameState):
             ]
             log = [(hidden.RESHUFFLE, tuple(hidden_cards))]
             log.append((hidden.DRAW, len(hand) + len(state.aux[p])))
-            log += [(hidden.STASH,)] * len(state.aux[p])
+            log += [hidden.STASH_EVENT] * len(state.aux[p])
             state.logs.append(log)
         state.reshuffled = [[0] * NUM_KINDS, [0] * NUM_KINDS]
         state.drawn_since = [sum(state.hands[p]) + len(state.aux[p]) for p in range(2)]
@@ -1005,12 +1005,12 @@ class State(CachedLegalMoves, GameState):
     def _from_hand(self, p: int, k: int) -> None:
         self.hands[p][k] -= 1
         self.used_hand += 1
-        self.logs[p].append((hidden.FROM_HAND, k))
+        self.logs[p].append(hidden.FROM_HAND_EVENTS[k])
 
     def _from_aux(self, p: int) -> int:
         k = self.aux[p].pop()
         self.used_aux += 1
-        self.logs[p].append((hidden.FROM_AUX, k))
+        self.logs[p].append(hidden.FROM_AUX_EVENTS[k])
         return k
 
     def _stash(self, k: int) -> None:
@@ -1019,7 +1019,7 @@ class State(CachedLegalMoves, GameState):
         self.hands[p][k] -= 1
         self.used_hand += 1
         self.aux[p].append(k)
-        self.logs[p].append((hidden.STASH,))
+        self.logs[p].append(hidden.STASH_EVENT)
 
     def _move(self, move_id: int) -> None:
         """§5 items 2-3: pay (aux top cards first, the rest from hand), then fly."""
@@ -1041,7 +1041,7 @@ class State(CachedLegalMoves, GameState):
                 self._from_hand(p, k)
                 discard[k] += 1
         if pay.pairs and self.config.joker_requires_no_match:
-            self.logs[p].append((hidden.NO_MATCH, t, pay.aux == 0))
+            self.logs[p].append(hidden.NO_MATCH_EVENTS[t][pay.aux == 0])
         if pay.entry:
             self.stone_card = self.stone_path = -1
         self.pos[p] = self._flight_end(p, s)
@@ -1095,7 +1095,7 @@ class State(CachedLegalMoves, GameState):
                 if len(self.aux[p]) >= 2:
                     self.phase = REARRANGE
                     self.rearranged = 0
-                    self.logs[p].append((hidden.REARRANGE,))
+                    self.logs[p].append(hidden.REARRANGE_EVENT)
             else:
                 self.o2b_used = True
                 self.o2b_left = O2B_CARDS
@@ -1211,7 +1211,7 @@ class State(CachedLegalMoves, GameState):
                 if not any(discard):
                     break
                 if drawn:
-                    log.append((hidden.DRAW, drawn))
+                    log.append(hidden.draw_event(drawn))
                     drawn = 0
                 cards = [k for k in range(NUM_KINDS) for _ in range(discard[k])]
                 pile[:] = [cards[i] for i in self.rng.permutation(len(cards))]
@@ -1223,7 +1223,7 @@ class State(CachedLegalMoves, GameState):
             size += 1
             drawn += 1
         if drawn:
-            log.append((hidden.DRAW, drawn))
+            log.append(hidden.draw_event(drawn))
             self.drawn_since[p] += drawn
 
     def _finish_turn(self) -> None:

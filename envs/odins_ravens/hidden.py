@@ -34,10 +34,28 @@ still in it.
 from __future__ import annotations
 
 import numpy as np
-from cardzoo.envs.odins_ravens.data import NUM_KINDS, NUM_TYPES
+from cardzoo.envs.odins_ravens.data import HAND_SIZE, NUM_KINDS, NUM_TYPES
 
 RESHUFFLE, DRAW, STASH, FROM_HAND, FROM_AUX, REARRANGE, NO_MATCH = range(7)
 EVENT_NAMES = ("reshuffle", "draw", "stash", "from hand", "from aux", "rearrange", "no match")
+
+# The events that carry no count list, built once and shared by every log: a log holds only
+# references to them, so a 200-turn race costs a pointer per event instead of a tuple.
+STASH_EVENT = (STASH,)
+REARRANGE_EVENT = (REARRANGE,)
+FROM_HAND_EVENTS = tuple((FROM_HAND, k) for k in range(NUM_KINDS))
+FROM_AUX_EVENTS = tuple((FROM_AUX, k) for k in range(NUM_KINDS))
+#: ``NO_MATCH_EVENTS[t][top]`` with ``top`` a bool, as the event stores it.
+NO_MATCH_EVENTS = tuple(
+    tuple((NO_MATCH, t, top) for top in (False, True)) for t in range(NUM_TYPES)
+)
+_DRAW_EVENTS = tuple((DRAW, n) for n in range(HAND_SIZE + 1))
+
+
+def draw_event(n: int) -> tuple[int, int]:
+    """The event ``(DRAW, n)``: a shared tuple for the counts a refill draws."""
+    return _DRAW_EVENTS[n] if n < len(_DRAW_EVENTS) else (DRAW, n)
+
 
 #: The search restarts with a fresh random order after this many steps beyond one per event
 #: (randomised depth-first searches have heavy tails: an unlucky early choice can hide a dead
