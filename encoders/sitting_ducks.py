@@ -19,6 +19,9 @@ draw pile's composition, the duck deck in order, the secret colours, and the pub
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 from cardzoo.encoders.base import Encoder
 from cardzoo.envs.sitting_ducks.config import Config
@@ -36,12 +39,79 @@ from cardzoo.envs.sitting_ducks.data import (
 )
 from cardzoo.envs.sitting_ducks.game import State
 from cardzoo.envs.sitting_ducks.moves import MOVE_INDEX, MOVES
-from cardzoo.envs.sitting_ducks.units import NUM_UNIT_CODES, U_COLOURS, U_COVER, U_TOP, U_UNDER
+from cardzoo.envs.sitting_ducks.units import (
+    NUM_UNIT_CODES,
+    U_COLOURS,
+    U_COVER,
+    U_TOP,
+    U_UNDER,
+    unit,
+)
 
 S = NUM_SLOTS
 #: The 6-bit target mask as 6 bytes of 0/1, slot 0 first.
 _MASK_BYTES = tuple(bytes(m >> s & 1 for s in range(S)) for m in range(1 << S))
 MAX_POINTS = 127  # points are capped here (int8); a match rarely comes near
+
+
+# The row offset table is large (6 slots x 512 unit codes) and the same for every env of a
+# config, so it lives here, shared by every encoder of the process, and an env holds only
+# references. It is written for *relative* unit codes (colours relative to the observer's base
+# colour, seats relative to the observer), so one table serves every observer; a 512-entry map
+# per observer, shared too, translates a unit code first. Both caches are bounded: a process
+# meets a handful of configs, and each cache is emptied if it ever reaches _MAX_SHARED entries.
+_ROW_TABLES: dict[tuple, list[list[tuple[int, ...]]]] = {}
+_UNIT_MAPS: dict[tuple, list[int]] = {}
+_MAX_SHARED = 256
+
+
+def _shared(cache: dict, key: tuple, build: Callable[[], Any]) -> Any:
+    """``cache[key]``, built on first use; the cache is emptied when it is full."""
+    value = cache.get(key)
+    if value is None:
+        if len(cache) >= _MAX_SHARED:
+            cache.clear()
+        value = cache[key] = build()
+    return value
+
+
+def _row_table(
+    n: int, k: int, top: int, under: int, cover: int, mine: int
+) -> list[list[tuple[int, ...]]]:
+    """For each slot and relative unit code, the buffer offsets to set: the row_top,
+    row_under, row_cover and row_mine entries (pieces starting at ``top`` ... ``mine``)."""
+    # relative colour 0 is the observer's (and 2 too in two-player team mode)
+    my_colours = 0b101 if k == 4 and n == 2 else 0b1
+    table = []
+    for s in range(S):
+        per_unit: list[tuple[int, ...]] = []
+        for u in range(NUM_UNIT_CODES):
+            t, h, c = U_TOP[u], U_UNDER[u], U_COVER[u]
+            if t > WATER + 1 or h >= k or t < WATER and t >= k or c >= n:
+                per_unit.append(())  # a code that never occurs with this config
+                continue
+            at = [top + s * (k + 2) + (t if t < WATER else k + t - WATER)]
+            if h >= 0:
+                at.append(under + s * k + h)
+            if c >= 0:
+                at.append(cover + s * n + c)
+            if U_COLOURS[u] & my_colours:
+                at.append(mine + s)
+            per_unit.append(tuple(at))
+        table.append(per_unit)
+    return table
+
+
+def _unit_map(n: int, k: int, rel: list[int], seat: list[int]) -> list[int]:
+    """For one observer: each unit code with its colours made relative (``rel``) and its cover
+    seat made relative (``seat``); codes that never occur keep their impossible parts."""
+    out = []
+    for u in range(NUM_UNIT_CODES):
+        t, h, c = U_TOP[u], U_UNDER[u], U_COVER[u]
+        out.append(
+            unit(rel[t] if t < k else t, rel[h] if 0 <= h < k else h, seat[c] if 0 <= c < n else c)
+        )
+    return out
 
 
 class SittingDucksEncoder(Encoder):
@@ -126,9 +196,13 @@ class SittingDucksEncoder(Encoder):
         self._s_game = sp("game", 1, 127, "points variant: games finished in the match")
         # Relative colour index of colour c for the base colour b: _rel[b][c].
         self._rel = [[(c - b) % k for c in range(k)] for b in range(k)]
+        # Relative seat of seat q for the observer p: _seat[p][q].
+        self._seat = [[(q - p) % n for q in range(n)] for p in range(n)]
         self._public_owner = [c % n for c in range(k)]  # standard and team modes
         self._match = bool(config.points_games)  # points pieces stay 0 otherwise
         self._cache: dict[tuple[int, int], tuple] = {}
+        offsets = (self._top, self._under, self._cover, self._mine)
+        self._row_tab = _shared(_ROW_TABLES, (n, k, *offsets), lambda: _row_table(n, k, *offsets))
 
     def _base(self, state: State, player: int) -> int:
         if self.hidden:
@@ -136,46 +210,27 @@ class SittingDucksEncoder(Encoder):
         return player
 
     def _tables(self, player: int, base: int) -> tuple:
-        """Per observer (seat, base colour), built once: for each slot and unit code the buffer
-        offsets to set; the relative colour of each colour; the relative seat of each seat; the
-        colour_seat bytes when ownership is public."""
+        """Per observer (seat, base colour): the relative code of each unit code; the relative
+        colour of each colour; the relative seat of each seat; the colour_seat bytes when
+        ownership is public. The large tables are shared at module level (see ``_shared``)."""
         key = (player, base)
         tables = self._cache.get(key)
         if tables is None:
             n, k = self.num_players, self.num_colours
             rel = self._rel[base]
-            seat = [(q - player) % n for q in range(n)]
-            mine = 0
-            for c in range(k):
-                if rel[c] == 0 or (k == 4 and n == 2 and rel[c] == 2):
-                    mine |= 1 << c
-            row = []
-            for s in range(S):
-                per_unit = []
-                for u in range(NUM_UNIT_CODES):
-                    top, under, cover = U_TOP[u], U_UNDER[u], U_COVER[u]
-                    if top > WATER + 1 or under >= k or top < WATER and top >= k or cover >= n:
-                        per_unit.append(())  # a code that never occurs with this config
-                        continue
-                    at = [self._top + s * (k + 2) + (rel[top] if top < WATER else k + top - WATER)]
-                    if under >= 0:
-                        at.append(self._under + s * k + rel[under])
-                    if cover >= 0:
-                        at.append(self._cover + s * n + seat[cover])
-                    if U_COLOURS[u] & mine:
-                        at.append(self._mine + s)
-                    per_unit.append(tuple(at))
-                row.append(per_unit)
+            seat = self._seat[player]
+            relative = _shared(_UNIT_MAPS, (n, k, player, base), lambda: _unit_map(n, k, rel, seat))
             owners = bytearray(k * n)
             if not self.hidden:
                 for c in range(k):
                     owners[rel[c] * n + seat[self._public_owner[c]]] = 1
-            tables = self._cache[key] = (row, rel, seat, bytes(owners))
+            tables = self._cache[key] = (relative, rel, seat, bytes(owners))
         return tables
 
     def encode_into(self, state: State, player: int, buf: bytearray) -> None:
         n, k = self.num_players, self.num_colours
-        row_tab, rel, seat, owner_bytes = self._tables(player, self._base(state, player))
+        relative, rel, seat, owner_bytes = self._tables(player, self._base(state, player))
+        row_tab = self._row_tab
         phase = state.phase
         if phase == PLAY_PHASE or phase == ORDER_PHASE:
             buf[self._phase + phase] = 1
@@ -189,7 +244,7 @@ class SittingDucksEncoder(Encoder):
         in_row = [0] * (k + 2)  # per colour, then water and gap
         s = 0
         for u in state.row:
-            for i in row_tab[s][u]:
+            for i in row_tab[s][relative[u]]:
                 buf[i] = 1
             in_row[U_TOP[u] if U_TOP[u] < WATER else k + U_TOP[u] - WATER] += 1
             if U_UNDER[u] >= 0:
