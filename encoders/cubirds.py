@@ -162,11 +162,23 @@ class CubirdsEncoder(Encoder):
         for r, row in enumerate(state.rows):
             if row != last_rows[r]:
                 last_rows[r] = row[:]  # a copy: the engine changes its rows in place
-                last_blocks[r] = _row_blocks(tuple(row))
+                key = tuple(row)
+                block = _ROW_PIECES.get(key)
+                if block is None:
+                    if len(_ROW_PIECES) >= _MAX_ROW_PIECES:
+                        _ROW_PIECES.clear()
+                    block = _ROW_PIECES[key] = _row_blocks(key)
+                last_blocks[r] = block
             buf[o : o + _ROW_SIZE] = last_blocks[r]
             o += _ROW_SIZE
 
 
+#: Row pieces by row content, shared by every Cubirds encoder of the process. The last row per
+#: index (above) serves an env that encodes one game; an encoder that serves many games in turn
+#: (the batched training env: K games, one encoder) finds a game's unchanged rows here instead.
+#: Bounded: emptied when full (about 1 MB at the bound).
+_ROW_PIECES: dict[tuple[int, ...], bytes] = {}
+_MAX_ROW_PIECES = 4096
 #: Lay-phase masks by species present in the hand (at most 256), shared by every Cubirds env:
 #: the move universe and the lay rules are the same for every player count and option.
 _LAY_MASKS: dict[bytes, bytes] = {}

@@ -128,3 +128,29 @@ def test_mask_is_the_legal_moves():
             mask = enc.mask(state)
             assert np.flatnonzero(mask).tolist() == state.legal_move_ids()
         assert state.terminal and not enc.mask(state).any()
+
+
+def test_one_encoder_serving_many_games_in_turn_encodes_each_as_a_fresh_one(monkeypatch):
+    # The batched training env encodes K games with one encoder, so its row caches meet the
+    # games in turn; the shared row-piece cache must give each game's own rows (built here from
+    # the engine's row_blocks, not from any cache), and stay within its bound.
+    import cardzoo.encoders.cubirds as module
+
+    monkeypatch.setattr(module, "_MAX_ROW_PIECES", 16)
+    monkeypatch.setattr(module, "_ROW_PIECES", {})
+    games = [[s.clone() for s in random_states(3, seed, every=3)] for seed in range(4)]
+    shared = CubirdsEncoder(Config(num_players=3))
+    compared = 0
+    for i in range(max(len(g) for g in games)):
+        for g in games:
+            if i < len(g):
+                state = g[i]
+                expected = np.zeros_like(shared.split(shared.encode(state, 0))["rows"])
+                for r, row in enumerate(state.rows):
+                    for b, (s, count) in enumerate(row_blocks(row)):
+                        expected[r, b, s] = count
+                for p in range(3):
+                    assert np.array_equal(shared.split(shared.encode(state, p))["rows"], expected)
+                    compared += 1
+                assert len(module._ROW_PIECES) <= 16
+    assert compared > 100
