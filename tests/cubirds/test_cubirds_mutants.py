@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
+from cardzoo.envs.cubirds.belief import EV_BATCH, EV_PUBLIC, EV_RESHUFFLE, EV_ROUND_END, EV_SOURCE
 from cardzoo.envs.cubirds.data import SPECIES_LETTERS, SPECIES_NAMES
-from cardzoo.envs.cubirds.game import Config, Draw, Flock, Lay, State, row_blocks
+from cardzoo.envs.cubirds.game import GAME_OVER, Config, Draw, Flock, Lay, State, row_blocks
+from cubirds_worlds import random_states
 
 F, O, T, D, P, M, W, R = range(8)  # noqa: E741 (O is the spec letter for Owl)
 LEFT, RIGHT = 0, 1
@@ -257,3 +260,197 @@ def test_moves_read_like_the_rulebook():
     assert str(PASS) == "pass (complete no flock)"
     assert str(Flock(O)) == "complete a flock of Owls"
     assert str(Lay(P, 2, LEFT)) == "lay all Parrots at the left end of row 2"
+
+
+# ---------------------------------------------------------------------------------------------
+# moves compare by type with != as well as == (Draw(True) and Flock(1) are equal plain tuples)
+
+
+def test_moves_of_different_kinds_are_unequal_with_both_operators():
+    # user code and agents compare moves with != too; it must agree with ==
+    assert Draw(True) != Flock(1) and Flock(0) != Draw(False)
+    assert not (Draw(True) != Draw(True)) and not (Flock(O) != Flock(O))
+    assert not (PASS != Flock(None)) and PASS != Flock(O)
+
+
+# ---------------------------------------------------------------------------------------------
+# contract: clone is an independent copy of everything, a finished game included
+
+
+def won_by_the_smaller_collection() -> State:
+    # seat 0 wins with two triples (7 cards) while seat 1 holds 8: a win lifts seat 0's score
+    s = pos(["DTTT", "OO"], collections=["OOOTT", "FFMMMMWW"])
+    s.apply(Lay(D, 0, RIGHT))
+    s.apply(DECLINE)
+    s.apply(Flock(T))
+    assert s.terminal and s.end_reason == "win"
+    return s
+
+
+def test_clone_of_a_finished_game_keeps_why_it_ended():
+    s = won_by_the_smaller_collection()
+    c = s.clone()
+    assert c.end_reason == "win" and c.winners() == (0,)
+    assert c.scores() == s.scores() == (9.0, 8.0)
+    assert c.render() == s.render()
+
+
+# ---------------------------------------------------------------------------------------------
+# §9 view: the round, the turn and the end are shown to every seat
+
+
+def test_every_seat_sees_the_round_and_turn():
+    s = pos(["DO", "DO"])
+    s.apply(Lay(D, 0, RIGHT))
+    s.apply(DECLINE)
+    s.apply(Lay(D, 0, RIGHT))
+    s.apply(DECLINE)
+    s.apply(Lay(O, 1, RIGHT))  # the round ends in turn 3
+    for q in range(2):
+        view = s.view(q)
+        assert (view.round, view.turn) == (2, 3)
+        assert "round 2, turn 3:" in s.render_for(q).splitlines()[0]
+
+
+def test_every_seat_sees_the_game_over():
+    s = won_by_the_smaller_collection()
+    for q in range(2):
+        view = s.view(q)
+        assert view.terminal and view.phase == GAME_OVER and view.winners == (0,)
+
+
+# ---------------------------------------------------------------------------------------------
+# §9 face-down round-end discards: a reshuffled pile is known to each seat as its public cards
+# plus the cards that seat threw away itself
+
+
+def face_down_discards_reshuffled() -> State:
+    # Seat 0 empties its hand; seats 1 and 2 throw P P M W and T T R F away face down. The deal
+    # of round 2 empties the draw pile (R R W W) and reshuffles the discard pile: its 16 public
+    # cards and those 8 hidden ones. Seat 0 draws 4 of them, seats 1 and 2 draw 8 each.
+    s = pos(
+        ["D", "PPMW", "TTRF"],
+        draw="RRWW",
+        discard="OOOOFFFMMMMPPPPR",
+        reveal_round_end_discards=False,
+    )
+    s.apply(Lay(D, 0, RIGHT))
+    assert s.round == 2 and len(s.draw) == 4 and s.log[-4][0] == EV_RESHUFFLE
+    return s
+
+
+def pool_record(s: State, q: int) -> tuple[list[int], int, list[int]]:
+    """From the public record and seat ``q``'s own thrown-away cards only: the cards of the
+    current pile's source that ``q`` can name, the source's size, and the cards seen leaving it."""
+    n = s.num_players
+    named, size, seen, thrown = [0] * 8, 0, [0] * 8, [[0] * 8 for _ in range(n)]
+    for ev in s.log:
+        if ev[0] == EV_SOURCE:
+            named, size, seen, thrown = list(ev[1]), sum(ev[1]), [0] * 8, [[0] * 8] * n
+        elif ev[0] == EV_RESHUFFLE:
+            named = [a + b for a, b in zip(ev[1], thrown[q])]
+            size = sum(ev[1]) + sum(map(sum, thrown))
+            seen, thrown = [0] * 8, [[0] * 8] * n
+        elif ev[0] == EV_ROUND_END:
+            thrown = [[a + b for a, b in zip(t, left)] for t, left in zip(thrown, ev[1])]
+        elif ev[0] == EV_PUBLIC:
+            seen[ev[1]] += 1
+    return named, size, seen
+
+
+def pool_from_the_record(s: State, q: int) -> tuple[list[int], int]:
+    """Seat ``q``'s knowledge of the pool: (cards per species it can name, cards it cannot)."""
+    named, size, seen = pool_record(s, q)
+    lower = [max(k - t, 0) for k, t in zip(named, seen)]
+    return lower, size - sum(seen) - sum(lower)
+
+
+def test_face_down_discards_each_seat_knows_its_own_part_of_the_reshuffled_pool():
+    s = face_down_discards_reshuffled()
+    assert pool_from_the_record(s, 1) == (
+        [a + b for a, b in zip(cnt("OOOOFFFMMMMPPPPR"), cnt("PPMW"))],
+        4,  # seat 2's cards
+    )
+    for q in range(3):
+        view = s.view(q)
+        assert (list(view.draw_pool), view.draw_pool_unknown) == pool_from_the_record(s, q)
+
+
+def test_face_down_discards_each_seats_pool_follows_the_record_in_random_play():
+    # Public draws (refills) take cards a seat can name or cards of its unnamed part; either way
+    # its view stays what the public record and its own thrown-away cards say.
+    unnamed_seen = 0
+    for seed in range(8):
+        cfg = Config(num_players=3, reveal_round_end_discards=False, flock_step="always")
+        for state in random_states(3, seed, config=cfg):
+            for q in range(3):
+                view = state.view(q)
+                pool = (list(view.draw_pool), view.draw_pool_unknown)
+                assert pool == pool_from_the_record(state, q), (seed, state.move_count, q)
+                named, _, seen = pool_record(state, q)
+                unnamed_seen += any(t > k for k, t in zip(named, seen))
+    assert unnamed_seen  # some refill took a card the seat could not name
+
+
+def test_determinize_gives_every_seat_of_the_sample_its_own_knowledge_of_the_pool():
+    # A search plays the other seats of a sample on their views: each must know the public
+    # cards and the cards it threw away in that sample (the player's own, or resampled ones).
+    s = face_down_discards_reshuffled()
+    for player in range(3):
+        for k in range(10):
+            sample = s.determinize(player, np.random.default_rng(k))
+            for q in range(3):
+                view = sample.view(q)
+                pool = (list(view.draw_pool), view.draw_pool_unknown)
+                assert pool == pool_from_the_record(sample, q), (player, k, q)
+
+
+def test_render_for_counts_the_cards_drawn_unseen_from_the_pool():
+    # seat 1 cannot name 4 cards of the pool; 20 were drawn from it unseen since the reshuffle
+    s = face_down_discards_reshuffled()
+    since = s.log[[ev[0] for ev in s.log].index(EV_RESHUFFLE) :]
+    drawn = sum(sum(ev[2]) for ev in since if ev[0] == EV_BATCH)
+    assert drawn == 20 and s.view(1).draw_pool_unknown == 4
+    line = next(x for x in s.render_for(1).splitlines() if x.startswith("draw pile"))
+    assert line.endswith(", 4 unknown; 20 of those drawn unseen since")
+
+
+# ---------------------------------------------------------------------------------------------
+# determinize: each sample gets its own RNG for the reshuffles still to come
+
+
+def test_determinized_worlds_draw_their_rngs_from_a_wide_range():
+    # 130 samples from a narrow seed range (say 126 values) would share some future shuffles
+    s = random_state(Config(num_players=2), seed=5, steps=6)
+    firsts = {int(s.determinize(0, k).rng.integers(2**62)) for k in range(130)}
+    assert len(firsts) == 130
+
+
+# ---------------------------------------------------------------------------------------------
+# §9 exact flags: a flock adds its species to those laid earlier in the turn
+
+
+def test_flock_keeps_the_exact_flag_of_the_species_laid_before_it():
+    s = pos(["DTTTO", "DO"])
+    s.apply(Lay(D, 0, RIGHT))  # no Duck in any row: nothing captured
+    s.apply(DECLINE)
+    s.apply(Flock(T))  # the turn passes; seat 0 still holds its Owl
+    assert s.current_player == 1
+    flags = [0] * 8
+    flags[D] = flags[T] = 1
+    assert s.exact[0] == flags
+    assert list(s.view(1).exact[0]) == [bool(f) for f in flags]
+
+
+# ---------------------------------------------------------------------------------------------
+# State(config): the documented default, and a clear error for anything else
+
+
+def test_state_without_a_config_plays_the_default_rules():
+    assert State(seed=3).config == Config()
+    assert State(None, seed=3).render() == State(Config(), seed=3).render()
+
+
+def test_state_rejects_a_config_of_another_kind_with_a_clear_error():
+    with pytest.raises(TypeError, match="config must be a cubirds Config, got dict"):
+        State({"num_players": 3}, seed=0)
