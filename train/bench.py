@@ -55,7 +55,7 @@ SCHEMA = 1
 #: Training throughput is measured for these batch sizes (K games side by side).
 TRAIN_ENVS = (1, 8, 64)
 #: Memory is measured after this many decisions at most, whatever the number of games asked:
-#: long games (Odin's Ravens under random play: about 1,200 decisions) would take minutes.
+#: long games (Odin's Ravens under random play: about 1,400 decisions) would take minutes.
 MEMORY_MAX_DECISIONS = 200_000
 ENCODER_STATES = 512
 #: Games per opponent of the training runs' evaluations: the first one is inside the time budget.
