@@ -3,6 +3,7 @@
     python tools/mutation.py                  # every engine found under envs/*/game.py
     python tools/mutation.py cubirds          # one engine
     python tools/mutation.py cubirds --rev HEAD   # the committed code instead of the working tree
+    python tools/mutation.py odins_ravens --resume --sample 150   # estimate: a random sample
 
 The repository itself is never touched. For each engine this builds a scratch project in
 ``.mutation/<engine>/`` laid out as the installed package (``cardzoo/envs``, ``cardzoo/encoders``,
@@ -30,7 +31,9 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import math
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -266,6 +269,44 @@ def import_time_pass(
     return found
 
 
+def sample_unchecked(project: Path, status: dict[str, str], size: int, seed: int) -> list[str]:
+    """Draw ``size`` of the mutants not tested yet (uniformly, seeded) and record the draw in
+    ``sample.json``: the tested ones are one stratum, known exactly; the sample stands for the
+    rest (see :func:`estimate`)."""
+    if (project / "sample.json").exists():
+        raise SystemExit(f"{project} already holds a sample; start a fresh run to draw another")
+    unchecked = sorted(m for m, v in status.items() if v == "not checked")
+    chosen = sorted(random.Random(seed).sample(unchecked, min(size, len(unchecked))))
+    record = {"seed": seed, "unchecked": len(unchecked), "sample": chosen}
+    (project / "sample.json").write_text(json.dumps(record, indent=1, ensure_ascii=False))
+    return chosen
+
+
+def estimate(engine: str, status: dict[str, str], record: dict) -> str:
+    """The score of a run completed by a sample: mutants tested before the sample count as they
+    are; the sample's kill rate stands for the ``record["unchecked"]`` mutants it was drawn from.
+    The 95% interval is the normal one with the finite-population correction (the sample is drawn
+    without replacement from a known number)."""
+    sample = set(record["sample"])
+    rest = record["unchecked"]
+    before = {m: v for m, v in status.items() if m not in sample and v != "not checked"}
+    drawn = [status[m] for m in sample]
+    total = len(before) + rest
+    killed_before = sum(v in KILLED for v in before.values())
+    n = len(drawn)
+    p = sum(v in KILLED for v in drawn) / n if n else 0.0
+    fpc = (rest - n) / (rest - 1) if rest > 1 else 0.0
+    half = 1.96 * math.sqrt(p * (1 - p) / n * fpc) if n else 0.0
+    share = rest / total
+    score = (killed_before + p * rest) / total
+    low, high = score - half * share, score + half * share
+    return (
+        f"{engine}: estimated score {100 * score:.1f}% [95% interval {100 * low:.1f}, "
+        f"{100 * high:.1f}] ({total} mutants: {len(before)} tested in full, {killed_before} of "
+        f"them killed; a random sample of {n} of the other {rest}, {round(p * n)} killed)"
+    )
+
+
 def summarize(engine: str, status: dict[str, str]) -> str:
     counts: dict[str, int] = {}
     for value in status.values():
@@ -326,6 +367,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--report-only", action="store_true", help="summarize the last run, do not run again"
     )
+    parser.add_argument(
+        "--sample",
+        type=int,
+        default=0,
+        metavar="N",
+        help="test only N mutants drawn at random from those not tested yet, and estimate the "
+        "score with a 95%% interval (with --resume: the untested rest of an unfinished run)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the --sample draw")
     args = parser.parse_args(argv)
     known = engines()
     chosen = args.engine or known
@@ -341,11 +391,18 @@ def main(argv: list[str] | None = None) -> int:
             if not args.resume:
                 project = build_project(engine, args.rev)
             print(f"== {engine}: mutmut run in {project.relative_to(ROOT)}", flush=True)
+            names: list[str] = []
+            if args.sample:
+                if not (project / "mutants").is_dir():  # generate the mutants, test none
+                    mutmut(project, "run", f"cardzoo.envs.{engine}.game.x_none__mutmut_0")
+                names = sample_unchecked(project, results(project), args.sample, args.seed)
+                print(f"   {len(names)} untested mutants drawn (seed {args.seed})", flush=True)
             mutmut(
                 project,
                 "run",
                 "--max-children",
                 str(args.max_children),
+                *names,
                 random_games=args.random_games,
             )
         status = results(project)
@@ -355,7 +412,12 @@ def main(argv: list[str] | None = None) -> int:
         if saved.exists():
             status.update(json.loads(saved.read_text()))
         survivors = write_survivors(project, status)
-        lines.append(f"{summarize(engine, status)}; survivors: {survivors.relative_to(ROOT)}")
+        drawn = project / "sample.json"
+        if drawn.exists():
+            summary = estimate(engine, status, json.loads(drawn.read_text()))
+        else:
+            summary = summarize(engine, status)
+        lines.append(f"{summary}; survivors: {survivors.relative_to(ROOT)}")
     print("\n".join(lines))
     return 0
 
