@@ -36,9 +36,11 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tarfile
+import threading
 from pathlib import Path
 
 try:
@@ -151,13 +153,44 @@ def mutmut(project: Path, *args: str, capture: bool = False, random_games: int =
     env = dict(os.environ)
     if random_games:
         env["CARDZOO_RANDOM_GAMES"] = str(random_games)
-    done = subprocess.run(
-        [str(exe), *args], cwd=project, env=env, text=True, capture_output=capture, check=False
-    )
-    if done.returncode != 0:
-        tail = (done.stdout or "")[-2000:] + (done.stderr or "")[-2000:] if capture else ""
-        raise SystemExit(f"mutmut {' '.join(args)} failed in {project} ({done.returncode}) {tail}")
-    return done.stdout or ""
+    pipe = subprocess.PIPE if capture else None
+    with subprocess.Popen(
+        [str(exe), *args], cwd=project, env=env, text=True, stdout=pipe, stderr=pipe
+    ) as child:
+        stop = threading.Event()
+        guard = threading.Thread(target=stop_runaway_mutants, args=(child.pid, stop), daemon=True)
+        guard.start()
+        stdout, stderr = child.communicate()
+        stop.set()
+    if child.returncode != 0:
+        tail = (stdout or "")[-2000:] + (stderr or "")[-2000:] if capture else ""
+        raise SystemExit(f"mutmut {' '.join(args)} failed in {project} ({child.returncode}) {tail}")
+    return stdout or ""
+
+
+#: A mutant's test process above this resident size is a runaway (an endless loop that grows a
+#: list: seen with Cubirds' ``_draw_hidden`` mutants, 8 GB within minutes); a clean run takes
+#: under 0.7 GB.
+RUNAWAY_BYTES = 4 * 2**30
+
+
+def stop_runaway_mutants(parent: int, stop: threading.Event) -> None:
+    """Send SIGXCPU, the signal of mutmut's own CPU-time limit (recorded as a timeout), to any
+    child of ``parent`` that grows past :data:`RUNAWAY_BYTES` before that limit comes: on a
+    shared machine a runaway would otherwise exhaust the memory first."""
+    while not stop.wait(2.0):
+        for status in Path("/proc").glob("[0-9]*/status"):
+            try:
+                fields = dict(
+                    line.split(":", 1) for line in status.read_text().splitlines() if ":" in line
+                )
+                if int(fields["PPid"]) != parent or "VmRSS" not in fields:
+                    continue
+                if int(fields["VmRSS"].split()[0]) * 1024 > RUNAWAY_BYTES:
+                    os.kill(int(status.parent.name), signal.SIGXCPU)
+                    print(f"   stopped a runaway mutant process ({fields['Name'].strip()})")
+            except (OSError, ValueError, KeyError):
+                continue  # the process ended meanwhile, or is not ours to read
 
 
 def results(project: Path) -> dict[str, str]:
