@@ -305,13 +305,18 @@ def import_time_pass(
 def sample_unchecked(project: Path, status: dict[str, str], size: int, seed: int) -> list[str]:
     """Draw ``size`` of the mutants not tested yet (uniformly, seeded) and record the draw in
     ``sample.json``: the tested ones are one stratum, known exactly; the sample stands for the
-    rest (see :func:`estimate`)."""
-    if (project / "sample.json").exists():
-        raise SystemExit(f"{project} already holds a sample; start a fresh run to draw another")
+    rest (see :func:`estimate`). A project that already holds a sample gets it extended by
+    ``size`` more from the same untested rest (drawing on without replacement keeps it a uniform
+    sample of that rest)."""
     unchecked = sorted(m for m, v in status.items() if v == "not checked")
+    saved = project / "sample.json"
+    record = {"seed": seed, "unchecked": len(unchecked), "sample": []}
+    if saved.exists():
+        record = json.loads(saved.read_text())
+        seed = record["seed"] + len(record["sample"])  # a new stream for each extension
     chosen = sorted(random.Random(seed).sample(unchecked, min(size, len(unchecked))))
-    record = {"seed": seed, "unchecked": len(unchecked), "sample": chosen}
-    (project / "sample.json").write_text(json.dumps(record, indent=1, ensure_ascii=False))
+    record["sample"] = sorted({*record["sample"], *chosen})
+    saved.write_text(json.dumps(record, indent=1, ensure_ascii=False))
     return chosen
 
 
@@ -406,7 +411,8 @@ def main(argv: list[str] | None = None) -> int:
         default=0,
         metavar="N",
         help="test only N mutants drawn at random from those not tested yet, and estimate the "
-        "score with a 95%% interval (with --resume: the untested rest of an unfinished run)",
+        "score with a 95%% interval (with --resume: the untested rest of an unfinished run, or "
+        "more of a sample drawn before)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the --sample draw")
     args = parser.parse_args(argv)
