@@ -427,3 +427,39 @@ def test_render_for_counts_the_cards_left_to_play():
     assert "seat 0 not yet played (hand + draw pile + set aside): " in text
     header = "seat score sum hand draw aside bar / THAT'S IT"
     assert text.splitlines()[5].split() == header.split()
+
+
+# ---------------------------------------------------------------------------------------------
+# Searching from any state: clone and determinize (engine contract, §11)
+
+
+def test_hand_set_position_can_be_cloned_and_determinized():
+    # A search may start from a hand-set position: clone() and determinize() copy the state's RNG,
+    # so from_position must give the state a real generator, and the copies must be independent.
+    s = State.from_position(
+        Config(num_players=2), hands=[[LION, SKUNK], [HIPPO]], queue=[(ZEBRA, 1)]
+    )
+    c = s.clone()
+    c.apply(Play(LION))
+    assert c.animals("queue") == [(LION, 0), (ZEBRA, 1)]
+    assert s.animals("queue") == [(ZEBRA, 1)] and sorted(s.hands[0]) == [SKUNK - 1, LION - 1]
+    d = s.determinize(1, 3)
+    assert [sorted(h) for h in d.hands] == [sorted(h) for h in s.hands]  # nothing unseen
+    assert d.legal_move_ids() == s.legal_move_ids()
+    d.apply(Play(SKUNK))
+    assert s.animals("queue") == [(ZEBRA, 1)]
+
+
+def test_determinized_worlds_deal_from_rngs_spread_over_the_whole_seed_range():
+    # determinize() also resamples the RNG, which deals the set-aside variant's cards. Worlds made
+    # from different seeds must (almost) never share it: seat 0's deal below depends on the world's
+    # RNG alone (its 8 cards are known), so 200 worlds give about 200 different deals of 8! = 40320.
+    cfg = Config(num_players=2, set_aside=4, scoring="points")
+    s = random_state(cfg, seed=6, steps=7)  # seat 1 has one set-aside choice left
+    assert s.phase == 0 and s.current_player == 1
+    deals = set()
+    for seed in range(200):
+        d = s.determinize(0, seed)
+        d.apply(d.legal_move_ids()[0])  # the last choice: both seats are dealt
+        deals.add((tuple(d.hands[0]), tuple(d.draws[0])))
+    assert len(deals) >= 190
