@@ -405,6 +405,25 @@ def test_determinize_gives_every_seat_of_the_sample_its_own_knowledge_of_the_poo
                 assert pool == pool_from_the_record(sample, q), (player, k, q)
 
 
+@pytest.mark.parametrize("reveal", [True, False])
+def test_determinize_keeps_every_seats_pool_after_public_draws(reveal):
+    # The setup collection cards and the refills are seen leaving the pile: in a sample, every
+    # seat's view of the pool must still count them out, as the public record says.
+    cfg = Config(num_players=3, reveal_round_end_discards=reveal)
+    checked = 0
+    for state in random_states(3, 2, every=5, config=cfg):
+        if state.terminal:
+            continue
+        for player in range(3):
+            sample = state.determinize(player, np.random.default_rng(player))
+            for q in range(3):
+                view = sample.view(q)
+                pool = (list(view.draw_pool), view.draw_pool_unknown)
+                assert pool == pool_from_the_record(sample, q), (state.move_count, player, q)
+                checked += any(view.draw_pool) and sum(pool_record(sample, q)[2]) > 0
+    assert checked  # some sampled seat knew part of a pool that public draws had taken from
+
+
 def test_render_for_counts_the_cards_drawn_unseen_from_the_pool():
     # seat 1 cannot name 4 cards of the pool; 20 were drawn from it unseen since the reshuffle
     s = face_down_discards_reshuffled()
@@ -454,3 +473,24 @@ def test_state_without_a_config_plays_the_default_rules():
 def test_state_rejects_a_config_of_another_kind_with_a_clear_error():
     with pytest.raises(TypeError, match="config must be a cubirds Config, got dict"):
         State({"num_players": 3}, seed=0)
+
+
+# ---------------------------------------------------------------------------------------------
+# §12 configuration: each error names its option exactly
+
+
+@pytest.mark.parametrize(
+    "kwargs, option",
+    [
+        ({"num_players": 9}, "num_players"),
+        ({"first_player": 5}, "first_player"),
+        ({"draw_after_empty_hand": 1}, "draw_after_empty_hand"),
+        ({"midturn_exhaustion": "stop"}, "midturn_exhaustion"),
+        ({"reveal_round_end_discards": 1}, "reveal_round_end_discards"),
+        ({"flock_step": "never"}, "flock_step"),
+        ({"max_turns": 0}, "max_turns"),
+    ],
+)
+def test_config_error_quotes_the_option_name(kwargs, option):
+    with pytest.raises(ValueError, match=f"option '{option}'"):
+        Config(**kwargs)
