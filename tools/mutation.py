@@ -317,6 +317,7 @@ def sample_unchecked(project: Path, status: dict[str, str], size: int, seed: int
     chosen = sorted(random.Random(seed).sample(unchecked, min(size, len(unchecked))))
     record["sample"] = sorted({*record["sample"], *chosen})
     saved.write_text(json.dumps(record, indent=1, ensure_ascii=False))
+    print(f"   {len(chosen)} untested mutants drawn (seed {seed})", flush=True)
     return chosen
 
 
@@ -332,7 +333,8 @@ def estimate(engine: str, status: dict[str, str], record: dict) -> str:
     total = len(before) + rest
     killed_before = sum(v in KILLED for v in before.values())
     n = len(drawn)
-    p = sum(v in KILLED for v in drawn) / n if n else 0.0
+    killed_drawn = sum(v in KILLED for v in drawn)
+    p = killed_drawn / n if n else 0.0
     fpc = (rest - n) / (rest - 1) if rest > 1 else 0.0
     half = 1.96 * math.sqrt(p * (1 - p) / n * fpc) if n else 0.0
     share = rest / total
@@ -341,7 +343,7 @@ def estimate(engine: str, status: dict[str, str], record: dict) -> str:
     return (
         f"{engine}: estimated score {100 * score:.1f}% [95% interval {100 * low:.1f}, "
         f"{100 * high:.1f}] ({total} mutants: {len(before)} tested in full, {killed_before} of "
-        f"them killed; a random sample of {n} of the other {rest}, {round(p * n)} killed)"
+        f"them killed; a random sample of {n} of the other {rest}, {killed_drawn} killed)"
     )
 
 
@@ -441,7 +443,6 @@ def main(argv: list[str] | None = None) -> int:
                         if not (project / "mutants" / "mutmut-stats.json").is_file():
                             raise
                 names = sample_unchecked(project, results(project), args.sample, args.seed)
-                print(f"   {len(names)} untested mutants drawn (seed {args.seed})", flush=True)
             mutmut(
                 project,
                 "run",
