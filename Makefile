@@ -9,9 +9,15 @@ WORKERS ?= 2
 
 .PHONY: demo test lint bench list clean train-deps tournaments
 
+## the torch build installed before the extras (whose bound, torch>=2.8, it then satisfies): the
+## CPU build 2.13.0 by default; e.g. TORCH='torch==2.14.1' or extra pip flags in TORCH_PIP_ARGS
+TORCH ?= torch==2.13.0
+TORCH_PIP_ARGS ?=
+
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet $(TORCH_PIP_ARGS) '$(TORCH)'
 	$(PY) -m pip install --quiet -e '.[dev,train,integrations]'
 	touch $@
 

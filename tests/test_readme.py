@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 README = Path(__file__).resolve().parent.parent / "README.md"
 
 
@@ -31,7 +33,6 @@ def test_one_version_everywhere(capsys):
     import importlib.metadata
 
     import cardzoo.envs
-    import pytest
     from cardzoo.train.cli import main
 
     version = cardzoo.envs.__version__
@@ -43,3 +44,40 @@ def test_one_version_everywhere(capsys):
     assert re.search(rf"^## {re.escape(version)}\b", changelog, flags=re.M), (
         "CHANGELOG.md has no section for the current version"
     )
+
+
+def test_loading_a_trained_policy_runs_as_printed(tmp_path):
+    """The README's "trained policy in Python" block, on a tiny run trained here."""
+    pytest.importorskip("sb3_contrib")
+    from cardzoo.train.ppo import TrainConfig, Trainer
+
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
+    (block,) = [b for b in blocks if 'make_agent("ppo:runs/bb"' in b]
+    config = TrainConfig(
+        game="beasty_bar", timesteps=128, envs=2, n_steps=32, batch_size=32, n_epochs=1,
+        net_arch=[8], threads=1, eval_every=10**9, eval_games=2,
+    )  # fmt: skip
+    Trainer(config, tmp_path / "bb", quiet=True).run()
+    scope: dict = {}
+    exec(compile(block.replace("runs/bb", str(tmp_path / "bb")), "README policy", "exec"), scope)
+    env = scope["env"]
+    assert not env.agents, "the game did not run to its end"
+    assert env.unwrapped.game_state.terminal
+
+
+def test_train_extra_states_a_torch_lower_bound_and_make_installs_the_cpu_build_first():
+    """A library pins no exact torch (it would clash with others and pull a CUDA build)."""
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib
+
+    root = README.parent
+    extras = tomllib.loads((root / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]
+    (torch,) = [r for r in extras["train"] if re.match(r"torch\b", r)]
+    assert re.fullmatch(r"torch>=[\d.]+", torch.replace(" ", "")), torch
+    makefile = (root / "Makefile").read_text()
+    recipe = makefile.split("$(VENV)/.installed: pyproject.toml", 1)[1].split("touch $@")[0]
+    assert recipe.index("'$(TORCH)'") < recipe.index("-e '.["), "torch must come before the extras"
