@@ -638,17 +638,22 @@ class State(GameState):
 
         Resampled: each opponent's unplayed animals re-split between hand, draw pile (in a new
         order) and set-aside cards; the order of ``player``'s own draw pile; the RNG.
+
+        The result is a function of ``player``'s view and ``rng`` alone: every pool is sorted
+        before it is shuffled, so two states that ``player`` cannot tell apart give the same
+        sample for the same ``rng`` (a shuffle of the true order would let anyone who knows the
+        seed read the hidden order back).
         """
         self._check_seat(player)
         rng = make_rng(rng)
         new = self.clone()
         for q in range(self.num_players):
             if q == player:
-                pile = self.draws[q]
+                pile = sorted(self.draws[q])
                 new.draws[q] = [pile[i] for i in rng.permutation(len(pile))]
                 continue
             hand, aside = self.hands[q], self.set_asides[q]
-            pool = hand + aside + self.draws[q]
+            pool = sorted(hand + aside + self.draws[q])
             pool = [pool[i] for i in rng.permutation(len(pool))]
             h, a = len(hand), len(aside)
             new.hands[q] = pool[:h]
