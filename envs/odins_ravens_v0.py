@@ -130,12 +130,16 @@ Every **Decision** of the rules is implemented and tested; ``docs/rules/odins_ra
 them all with their tests. The engine adds (``envs/odins_ravens/game.py``): O2-A always takes
 ``len(aux) - 1`` steps (forced ones included, so the step count reveals nothing); the land card
 drawn for O2-B or the extension is seen by both players; O4-B picks the lower card first; under
-``joker_requires_no_match`` a joker pair is legal only if no card of the target type stays in hand
-and the aux top is not one unless the play takes it.
+``joker_requires_no_match`` a joker pair is legal only if it is not of the target type and, after
+the play, no card of the target type stays in hand and the aux card then on top is not one.
 
 Version history
 ---------------
 - v0: first release (encoder "default" v1).
+- v0, rule fix under ``joker_requires_no_match=True`` only (default play unchanged): a play with
+  a joker pair now also looks at the aux card left on top after the cards the play takes (stone
+  entries, pairs from the aux), so a pair is refused where a matching card is still within reach;
+  the opponent's deduction (``hidden.NO_MATCH``) always covers that top card.
 """
 
 from __future__ import annotations

@@ -31,9 +31,10 @@ Decisions taken here where the rules spec leaves a detail open
 - O2-B and the extension: the drawn land card is seen by both players; ``Orient`` says which of
   its two land types goes on the mover's path (one choice for a double).
 - O4-B picks its two cards in increasing order (first the lower index).
-- ``joker_requires_no_match``: a play may use a joker pair only if, after the play, no card of
-  the target type is left in the hand, the pairs are not of the target type, and the top
-  auxiliary card is not of the target type unless the play takes it.
+- ``joker_requires_no_match``: a play may use a joker pair only if no pair is of the target
+  type and, after the play, no card of the target type is left in the hand and the auxiliary
+  card then on top (below the cards the play took) is not one. The per-turn card limits do not
+  matter: a matching card held counts even when this turn may no longer play it.
 - The game cap of the spec (``max_turns_per_game``) is the contract's ``max_turns``. A
   race-ending turn counts as a turn. After a cap the engine still accepts moves (truncation is
   the caller's business); :attr:`State.truncated` says whether a cap was reached.
@@ -907,20 +908,23 @@ class State(CachedLegalMoves, GameState):
                 ids.append(FLY + 1)
             hand_left = MAX_FROM_HAND - self.used_hand
             second = ax[-2] if len(ax) >= 2 and aux_left >= 2 else -1
-            # Strict jokers (§13 option): no t left in hand, no t on top, not a pair of t.
+            # Strict jokers (§13 option): not a pair of t, no t left in hand, and the aux card
+            # on top after the play (below the 0..2 cards the pair takes) is not a t.
             strict = self.config.joker_requires_no_match
-            if strict and (h[t] or (ax and ax[-1] == t)):
-                pass
-            else:
+            under = [True] * 3
+            if strict:
+                n = len(ax)
+                under = [n <= a or ax[-1 - a] != t for a in range(3)]
+            if not (strict and h[t]):
                 for j in range(NUM_TYPES):
                     if strict and j == t:
                         continue
                     base = JOKER + 3 * j
-                    if hand_left >= 2 and h[j] >= 2:
+                    if hand_left >= 2 and h[j] >= 2 and under[0]:
                         ids.append(base)
-                    if top == j and hand_left and h[j]:
+                    if top == j and hand_left and h[j] and under[1]:
                         ids.append(base + 1)
-                    if top == j and second == j:
+                    if top == j and second == j and under[2]:
                         ids.append(base + 2)
         else:
             for move in range(ENTRY2, MAGIC_WAY):
@@ -972,9 +976,11 @@ class State(CachedLegalMoves, GameState):
             if h[k] < need[k]:
                 return False
         if pay.pairs and self.config.joker_requires_no_match:
+            # Strict jokers: no pair of t, no t left in hand, no t on top of the aux deck once
+            # the play has taken its ``a`` cards.
             if t in pay.pairs or h[t] != need[t]:
                 return False
-            if a == 0 and ax and ax[-1] == t:
+            if len(ax) > a and ax[-1 - a] == t:
                 return False
         return True
 
@@ -1041,7 +1047,9 @@ class State(CachedLegalMoves, GameState):
                 self._from_hand(p, k)
                 discard[k] += 1
         if pay.pairs and self.config.joker_requires_no_match:
-            self.logs[p].append(hidden.NO_MATCH_EVENTS[t][pay.aux == 0])
+            # What the opponent learns is exactly the strict condition: after the play no t in
+            # the hand and none on top of the aux deck.
+            self.logs[p].append(hidden.NO_MATCH_EVENTS[t][True])
         if pay.entry:
             self.stone_card = self.stone_path = -1
         self.pos[p] = self._flight_end(p, s)

@@ -8,7 +8,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from cardzoo.envs.odins_ravens import Config, State
+from cardzoo.envs.odins_ravens import Config, Joker, State
 from cardzoo.envs.odins_ravens.hidden import (
     DRAW,
     FROM_AUX,
@@ -21,6 +21,7 @@ from cardzoo.envs.odins_ravens.hidden import (
     reveals_of_stashes,
     sample_hidden,
 )
+from ravens_helpers import position
 
 F, M, P, S, W = range(5)
 
@@ -91,6 +92,25 @@ def test_no_match_also_covers_the_aux_top():
         assert aux == [F] and hand[F] == 1 and draw == [M]
     log[-1] = (NO_MATCH, M, False)  # the hand only: the M may be the stashed card
     assert {tuple(aux) for _, aux, _ in samples(log)} == {(F,), (M,)}
+
+
+def test_a_strict_joker_from_the_aux_tells_exactly_what_the_rule_requires():
+    """After a strict joker taking the aux top, the opponent learns: no M in hand and the new aux
+    top is no M. Nothing more: an M may lie below that top or in the draw pile."""
+    cfg = Config(joker_requires_no_match=True)
+    hand = ["S", "F", "P", "W"]
+    s = position("MFPSWFPSW", config=cfg, hands=[hand, []], aux=[["S", "F", "M", "M"], []])
+    assert s.is_legal(s.MOVE_INDEX[Joker(S, 1)])
+    s.apply(Joker(S, 1))
+    assert s.logs[0][-1] == (NO_MATCH, M, True)
+    rng = np.random.default_rng(3)
+    below = in_draw = 0
+    for _ in range(300):
+        w = s.determinize(1, rng)
+        assert w.hands[0][M] == 0 and w.aux[0][-1] != M
+        below += M in w.aux[0]
+        in_draw += M in w.draws[0]
+    assert below > 30 and in_draw > 30
 
 
 def test_a_slot_revealed_later_fixes_what_the_others_can_be():

@@ -334,6 +334,62 @@ def test_joker_requires_no_match_option():
     assert ok(s, StoneEntry((F,), 1)), "the aux top M pays the first payment"
 
 
+STRICT = Config(joker_requires_no_match=True)
+
+
+def entries(state) -> set:
+    return {m for m in state.legal_moves() if isinstance(m, StoneEntry)}
+
+
+def test_strict_joker_stone_entry_looks_below_the_aux_cards_it_takes():
+    # Issue example: next space W with the stone, hand S S S O3 O4, aux W W W (top first). A W
+    # from the aux plus the S pair would leave a W on top, and W W from the aux pays.
+    hand = ["S", "S", "S", "O3", "O4"]
+    s = position("WFPSWFPSW", config=STRICT, stone=(0, 0), hands=[hand, []], aux=[["W"] * 3, []])
+    assert entries(s) == {StoneEntry((), 2)}
+    # With a single W in the aux deck the pair is the only way left: legal.
+    s = position("WFPSWFPSW", config=STRICT, stone=(0, 0), hands=[hand, []], aux=[["W"], []])
+    assert entries(s) == {StoneEntry((S,), 1)}
+    # The default reading allows both.
+    s = position("WFPSWFPSW", stone=(0, 0), hands=[hand, []], aux=[["W"] * 3, []])
+    assert {StoneEntry((), 2), StoneEntry((S,), 1)} <= entries(s)
+
+
+def test_strict_joker_fly_looks_below_the_aux_cards_it_takes():
+    # Next space M; aux S (top) over M: the S pair taking the top S uncovers the M.
+    s = position("MFPSWFPSW", config=STRICT, hands=[["S", "S"], []], aux=[["S", "M"], []])
+    assert ok(s, Joker(S, 0)), "taking nothing from the aux leaves the S on top"
+    assert not ok(s, Joker(S, 1))
+    s = position("MFPSWFPSW", config=STRICT, aux=[["S", "S", "M"], []])
+    assert not ok(s, Joker(S, 2))
+    s = position("MFPSWFPSW", config=STRICT, aux=[["S", "S", "F", "M"], []])
+    assert ok(s, Joker(S, 2)), "only the card on top after the play counts"
+    s = position("MFPSWFPSW", hands=[["S"], []], aux=[["S", "M"], []])
+    assert ok(s, Joker(S, 1)), "the default reading does not look"
+
+
+def test_strict_joker_not_while_a_match_stays_in_hand():
+    s = position("MFPSWFPSW", config=STRICT, stone=(0, 0), hands=[["M", "M", "F", "F"], []])
+    assert entries(s) == {StoneEntry((), 0)}, "M + pair of F would keep an M in hand"
+    s = position("MFPSWFPSW", config=STRICT, stone=(0, 0), hands=[["M", "F", "F"], []])
+    assert entries(s) == {StoneEntry((F,), 0)}
+    # A match held counts even when this turn's hand limit keeps it from being played.
+    s = position("MFPSWFPSW", config=STRICT, hands=[["M"], []], aux=[["F", "F"], []], used=(3, 0))
+    assert not ok(s, Joker(F, 2))
+    s = position("MFPSWFPSW", config=STRICT, hands=[["P"], []], aux=[["F", "F"], []], used=(3, 0))
+    assert ok(s, Joker(F, 2))
+
+
+def test_strict_joker_never_a_pair_of_the_target_type():
+    s = position("MFPSWFPSW", config=STRICT, hands=[["M", "M"], []], aux=[["M", "M"], []])
+    assert not any(isinstance(m, Joker) for m in s.legal_moves())
+    assert ok(s, Fly(0)) and ok(s, Fly(1))
+    s = position("MFPSWFPSW", config=STRICT, stone=(0, 0), hands=[["M", "M", "M"], []])
+    assert entries(s) == {StoneEntry((), 0)}, "one M + a pair of M is not allowed"
+    s = position("MFPSWFPSW", stone=(0, 0), hands=[["M", "M", "M"], []])
+    assert entries(s) == {StoneEntry((), 0), StoneEntry((M,), 0)}, "default: legal, pointless"
+
+
 def test_stone_entry_two_pairs_of_the_same_type():
     s = position("MFPSWFPSW", stone=(0, 0), hands=[["F", "F"], []], aux=[["F", "F"], []])
     assert ok(s, StoneEntry((F, F), 2))
