@@ -29,6 +29,30 @@ class IllegalActionError(IllegalMoveError):
     """
 
 
+class ResetRequiredError(RuntimeError):
+    """A method or attribute that needs a game was used before ``reset()``: call it first.
+
+    Every method of the env that reads the game raises it before the first ``reset()``; the
+    methods that need no game (the spaces, ``action_to_move``, ``close``) work at any time.
+    """
+
+
+class ResetRequiredAttributeError(ResetRequiredError, AttributeError):
+    """The per-game attributes (``agents``, ``agent_selection``, ``rewards``, ...) before
+    ``reset()``. Also an ``AttributeError``, so ``hasattr()`` and ``getattr(env, name, default)``
+    keep working as for any missing attribute."""
+
+
+class RenderModeError(ValueError, TypeError):
+    """A ``render_mode`` the env does not support.
+
+    A ``ValueError`` (a bad value) and also a ``TypeError``: Gymnasium-based tools such as
+    Stable-Baselines3's ``make_vec_env`` ask for ``render_mode="rgb_array"`` and, on a
+    ``TypeError``, build the env again without a render mode. cardzoo draws text only
+    (``"ansi"``/``"human"``), so it declines rather than return a fake image.
+    """
+
+
 ILLEGAL_ACTION_MODES = ("raise", "terminate")
 REWARD_MODES = ("win_loss", "score")
 OBS_DTYPES = ("int8", "float32")
@@ -36,6 +60,25 @@ OBS_DTYPES = ("int8", "float32")
 ENV_OPTIONS = ("encoder", "render_mode", "illegal_action", "reward", "obs_dtype", "variant")
 #: End reasons the env adds after the engine's ``END_REASONS`` (see ``CardGameEnv.end_reasons``).
 ENV_END_REASONS = ("illegal_action", "truncated")
+#: Attributes that ``reset()`` sets (PettingZoo's per-game state); reading one before the first
+#: ``reset()`` raises :class:`ResetRequiredAttributeError`.
+EPISODE_ATTRIBUTES = frozenset(
+    (
+        "agents",
+        "num_agents",
+        "agent_selection",
+        "rewards",
+        "terminations",
+        "truncations",
+        "infos",
+        "_cumulative_rewards",
+    )
+)
+
+
+def reset_required(what: str) -> ResetRequiredError:
+    """The error for ``what`` (e.g. ``"step()"``) used before the first ``reset()``."""
+    return ResetRequiredError(f"{what} called before reset(); call reset() first")
 
 
 @dataclass(frozen=True)
@@ -105,6 +148,11 @@ class CardGameEnv(AECEnv, EzPickle):
     ``infos[agent]`` has the same keys at every step: ``"winners"``, an int8 0/1 vector over seats
     (all 0 until the game ends), and ``"end_reason"``, an index into ``env.end_reasons`` (-1 while
     the game goes on).
+
+    Before the first ``reset()``, every method that reads the game (``step``, ``observe``,
+    ``last``, ``state``, ``render``, ``legal_actions``, ``view``, ...) raises
+    :class:`ResetRequiredError`, and the per-game attributes (``agents``, ``rewards``, ...) raise
+    its ``AttributeError`` form; the spaces and ``action_to_move`` need no game.
     """
 
     game: GameSpec  # set by each game module's subclass
@@ -132,7 +180,7 @@ class CardGameEnv(AECEnv, EzPickle):
                 f"unknown encoder {encoder!r} for {game.name}; available: {list(game.encoders)}"
             )
         if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(
+            raise RenderModeError(
                 f"invalid render_mode {render_mode!r}; allowed: None, "
                 + ", ".join(repr(m) for m in self.metadata["render_modes"])
             )
@@ -247,7 +295,7 @@ class CardGameEnv(AECEnv, EzPickle):
         """Play ``action`` (an action id) for ``agent_selection``."""
         state = self.game_state
         if state is None:
-            raise RuntimeError("step() called before reset()")
+            raise reset_required("step()")
         if state.move_count != self._move_count:
             self._raise_out_of_step()
         agent = self.agent_selection
@@ -294,6 +342,8 @@ class CardGameEnv(AECEnv, EzPickle):
 
     def step_as(self, agent: str, action: int | None) -> None:
         """``step(action)`` after checking that it is ``agent``'s turn (out-of-turn guard)."""
+        if self.game_state is None:
+            raise reset_required("step_as()")
         if agent != self.agent_selection:
             raise IllegalActionError(
                 f"it is {self.agent_selection}'s turn, not {agent}'s; action {action!r} rejected"
@@ -307,7 +357,7 @@ class CardGameEnv(AECEnv, EzPickle):
         """
         state = self.game_state
         if state is None:
-            raise RuntimeError("observe() called before reset()")
+            raise reset_required("observe()")
         seat = self._seat.get(agent)
         if seat is None:
             raise ValueError(f"unknown agent {agent!r}; agents: {self.possible_agents}")
@@ -330,7 +380,7 @@ class CardGameEnv(AECEnv, EzPickle):
         The rules engine itself is ``env.unwrapped.game_state``.
         """
         if self.game_state is None:
-            raise RuntimeError("state() called before reset()")
+            raise reset_required("state()")
         return self.encoder.encode_state(self.game_state)
 
     def last(
@@ -338,7 +388,7 @@ class CardGameEnv(AECEnv, EzPickle):
     ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
         """Observation, cumulative reward, terminated, truncated and info of ``agent_selection``."""
         if self.game_state is None:
-            raise RuntimeError("last() called before reset()")
+            raise reset_required("last()")
         if not self.agents:
             raise RuntimeError(
                 "last() called after the episode ended and every agent was removed; "
@@ -355,15 +405,14 @@ class CardGameEnv(AECEnv, EzPickle):
         it after every ``reset()`` and ``step()``. For what one seat may see, use
         :meth:`render_for`.
         """
+        if self.game_state is None:
+            raise reset_required("render()")
         if self.render_mode is None:
             from gymnasium import logger
 
             logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
             return None
-        if self.game_state is None:
-            text = f"{self.game.title}: call reset() first"
-        else:
-            text = self.game_state.render()
+        text = self.game_state.render()
         if self.render_mode == "human":
             print(text)
             return None
@@ -375,14 +424,27 @@ class CardGameEnv(AECEnv, EzPickle):
         Built only from what that seat may see (what a human player would be shown).
         """
         if self.game_state is None:
-            raise RuntimeError("render_for() called before reset()")
+            raise reset_required("render_for()")
         seat = self._seat.get(agent)
         if seat is None:
             raise ValueError(f"unknown agent {agent!r}; agents: {self.possible_agents}")
         return self.game_state.render_for(seat)
 
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        """PettingZoo's agent iterator; refused before ``reset()`` (it would yield nothing)."""
+        if self.game_state is None:
+            raise reset_required("agent_iter()")
+        return super().agent_iter(max_iter)
+
     def close(self) -> None:
         pass
+
+    def __getattr__(self, name: str) -> Any:
+        # Reached only when normal lookup fails, so it costs nothing once reset() has run. The
+        # instance dict is read directly: this runs on half-built copies too (unpickling).
+        if name in EPISODE_ATTRIBUTES and self.__dict__.get("game_state") is None:
+            raise ResetRequiredAttributeError(f"env.{name} read before reset(); call reset() first")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     # -- copying: a copy or pickle of a live env continues the same game ------------------------
 
@@ -395,12 +457,19 @@ class CardGameEnv(AECEnv, EzPickle):
     # -- helpers for agents and humans ----------------------------------------------------------
 
     def legal_actions(self) -> list[int]:
-        """Legal action ids for the agent to act."""
-        return self.game_state.legal_move_ids() if self.game_state is not None else []
+        """Legal action ids for the agent to act (empty once the game is over)."""
+        if self.game_state is None:
+            raise reset_required("legal_actions()")
+        return self.game_state.legal_move_ids()
 
     def view(self, agent: str) -> Any:
         """The engine's readable record of what ``agent`` may see (``State.view``)."""
-        return self.game_state.view(self._seat[agent])
+        if self.game_state is None:
+            raise reset_required("view()")
+        seat = self._seat.get(agent)
+        if seat is None:
+            raise ValueError(f"unknown agent {agent!r}; agents: {self.possible_agents}")
+        return self.game_state.view(seat)
 
     def action_to_move(self, action: int) -> Any:
         """The move an action id stands for (its ``str()`` reads like the rulebook)."""
