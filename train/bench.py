@@ -12,6 +12,8 @@ What is measured, for every game and player count (docs/benchmark.md has the det
 - ``engine``: the rules engine alone (deal, ``legal_move_ids`` + ``apply_id``; no tensors);
 - ``encoder``: microseconds per observation and per action mask, on 512 consecutive decision
   states of random games;
+- ``determinize``: microseconds per ``state.determinize(current_player, rng)`` at early, middle
+  and late positions of seeded random games (``bench_loops.POSITIONS``);
 - on the ``env`` row: ``reset()`` and construction time, and the memory one env holds after
   ``G`` random games (1,000 by default; see ``bench_loops.private_bytes``);
 - with ``--peers``: PettingZoo ``leduc_holdem_v4``, ``texas_holdem_v4``, ``connect_four_v3``
@@ -38,11 +40,14 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+import numpy as np
 from cardzoo.train.bench_loops import (
+    POSITIONS,
     Sample,
     aec_loop,
     encoder_loop,
     engine_loop,
+    game_positions,
     play_games,
     private_bytes,
     repeat_loop,
@@ -58,6 +63,8 @@ TRAIN_ENVS = (1, 8, 64)
 #: long games (Odin's Ravens under random play: about 1,400 decisions) would take minutes.
 MEMORY_MAX_DECISIONS = 200_000
 ENCODER_STATES = 512
+#: Seeded random games whose early, middle and late positions ``determinize`` is timed at.
+DETERMINIZE_GAMES = 16
 #: Games per opponent of the training runs' evaluations: the first one is inside the time budget.
 TRAIN_EVAL = 10
 
@@ -166,6 +173,7 @@ def _our_tasks(module: ModuleType, n: int) -> list[Task]:
     config = spec.make_config(**options)
     encoder = module.raw_env(**options).encoder
     states = sample_states(spec.state_cls, config, ENCODER_STATES)
+    positions = game_positions(spec.state_cls, config, DETERMINIZE_GAMES)
 
     def env_run(seconds: float) -> dict[str, Sample]:
         return {"play": aec_loop(module.env(**options), seconds)}
@@ -183,6 +191,16 @@ def _our_tasks(module: ModuleType, n: int) -> list[Task]:
             "mask": encoder_loop(mask, states, seconds / 2),
         }
 
+    def determinize_run(seconds: float) -> dict[str, Sample]:
+        # One rng for every call, as a search agent passes its own.
+        rng = np.random.default_rng(0)
+
+        def call(s: Any) -> Any:
+            return s.determinize(s.current_player, rng)
+
+        share = seconds / len(positions)
+        return {name: encoder_loop(call, found, share) for name, found in positions.items()}
+
     def setup_run(seconds: float) -> dict[str, Sample]:
         env = module.env(**options)
         env.reset(seed=0)
@@ -197,6 +215,7 @@ def _our_tasks(module: ModuleType, n: int) -> list[Task]:
         Task((*ours, "raw_env"), raw_run),
         Task((*ours, "engine"), engine_run),
         Task((*ours, "encoder"), encoder_run),
+        Task((*ours, "determinize"), determinize_run),
         Task((*ours, "setup"), setup_run),
     ]
 
@@ -265,6 +284,13 @@ def _rows(tasks: list[Task], settings: Settings) -> list[dict[str, Any]]:
                 row[f"{part}_us"] = round(best, 3)
                 row[f"{part}_us_median"] = round(median, 3)
                 row[f"cpu_{part}_us"] = round(cpu, 3)
+        elif api == "determinize":
+            row["determinize_games"] = DETERMINIZE_GAMES
+            for part in POSITIONS:
+                best, median, cpu = _micros([s[part] for s in task.samples])
+                row[f"{part}_us"] = round(best, 2)
+                row[f"{part}_us_median"] = round(median, 2)
+                row[f"cpu_{part}_us"] = round(cpu, 2)
         else:
             row.update(_rates([s["play"] for s in task.samples]))
         rows[task.key] = row
@@ -444,13 +470,14 @@ def run(settings: Settings, report: Callable[[str], None] = print) -> dict[str, 
     }
 
 
-# -- targets of issue 10 -------------------------------------------------------------------------
+# -- targets of issues 10 and 16 ----------------------------------------------------------------
 
 ENV_TO_LEDUC = 4.0  # every game's env() at least 4x leduc env() in decisions/s
 ENGINE_TO_LEDUC = 15.0  # the raw engine at least 15x
 ENV_TO_RAW = 0.95  # env() within 5% of raw_env()
 MEMORY_LIMIT = 64 * 1024  # bytes per env after the memory games
 SCALING = ("cubirds_v0", 2, 5, 0.8)  # Cubirds 5p within 20% of Cubirds 2p
+DETERMINIZE_MS = 0.2  # issue 16: determinize at most 0.2 ms a call at any point of any game
 
 
 def _cpu_share(a: dict[str, Any], b: dict[str, Any]) -> float | None:
@@ -496,6 +523,11 @@ def check_targets(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             share = row["decisions_per_s"] / raw["decisions_per_s"]
             add("env() / raw_env() decisions/s", row, share, ENV_TO_RAW, share >= ENV_TO_RAW,
                 _cpu_share(row, raw))  # fmt: skip
+        if api == "determinize":
+            worst = max(row[f"{part}_us"] for part in POSITIONS) / 1000
+            cpu_worst = max(row[f"cpu_{part}_us"] for part in POSITIONS) / 1000
+            add("determinize ms/call, slowest position", row, worst, DETERMINIZE_MS,
+                worst <= DETERMINIZE_MS, cpu_worst)  # fmt: skip
         if api == "env" and row.get("memory_bytes") is not None:
             add("memory per env (kB)", row, row["memory_bytes"] / 1024, MEMORY_LIMIT / 1024,
                 row["memory_bytes"] < MEMORY_LIMIT, None)  # fmt: skip

@@ -116,6 +116,35 @@ def sample_states(state_cls: type, config: Any, count: int = 512, seed: int = 0)
     return states
 
 
+#: The positions ``cardzoo bench`` times ``determinize`` at: the state after this share of the
+#: decisions of each seeded random game (its own length; a game cut by its truncation cap counts
+#: up to the cut). tests/conformance/test_determinize.py uses the same shares.
+POSITIONS = {"early": 0.1, "middle": 0.5, "late": 0.9}
+
+
+def game_positions(state_cls: type, config: Any, games: int, seed: int = 0) -> dict[str, list[Any]]:
+    """The early, middle and late states (:data:`POSITIONS`) of ``games`` seeded random games
+    (seeds ``seed``, ``seed + 1``, ...), as clones, by position name."""
+    found: dict[str, list[Any]] = {name: [] for name in POSITIONS}
+    for game in range(games):
+        pick = random.Random(seed + game).random
+        state = state_cls(config, seed=seed + game)
+        moves = []
+        while not state.terminal and not state.truncated:
+            legal = state.legal_move_ids()
+            move = legal[int(pick() * len(legal))]
+            state.apply_id(move)
+            moves.append(move)
+        wanted = {int(share * len(moves)): name for name, share in POSITIONS.items()}
+        # Replayed rather than cloned at every move: a long game (Odin's Ravens) has thousands.
+        state = state_cls(config, seed=seed + game)
+        for i, move in enumerate(moves):
+            if i in wanted:
+                found[wanted[i]].append(state.clone())
+            state.apply_id(move)
+    return found
+
+
 def encoder_loop(call: Callable[[Any], Any], states: list[Any], seconds: float) -> Sample:
     """``call(state)`` over ``states`` in order, again and again, for ``seconds``."""
     calls = passes = 0

@@ -30,6 +30,7 @@ API_LABELS = {
     "engine": "engine",
     "native": "RLCard API",
     "train": "train",
+    "determinize": "determinize",
 }
 
 
@@ -167,7 +168,7 @@ def throughput_table(rows: list[dict[str, Any]]) -> str:
         "|---|---|---:|---|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
-        if r["api"] in ("encoder", "train"):
+        if r["api"] in ("encoder", "determinize", "train"):
             continue
         lines.append(
             f"| {r['suite']} | `{r['env']}` | {r['players']} | {API_LABELS.get(r['api'], r['api'])}"
@@ -205,6 +206,26 @@ def detail_table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def determinize_table(rows: list[dict[str, Any]]) -> str:
+    """Microseconds per ``determinize`` call at early, middle and late positions: best of the
+    repeats (median, per CPU second)."""
+    found = [r for r in rows if r["api"] == "determinize"]
+    if not found:
+        return ""
+    lines = [
+        "| env | players | determinize us: early | middle | late | (median: early, middle, late) "
+        "| (per CPU s: early, middle, late) |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    parts = ("early", "middle", "late")
+    for r in found:
+        best = " | ".join(_num(r[f"{p}_us"], 1) for p in parts)
+        median = ", ".join(_num(r[f"{p}_us_median"], 1) for p in parts)
+        cpu = ", ".join(_num(r[f"cpu_{p}_us"], 1) for p in parts)
+        lines.append(f"| `{r['env']}` | {r['players']} | {best} | {median} | {cpu} |")
+    return "\n".join(lines)
+
+
 def train_table(rows: list[dict[str, Any]]) -> str:
     train = [r for r in rows if r["api"] == "train"]
     if not train:
@@ -226,7 +247,7 @@ def train_table(rows: list[dict[str, Any]]) -> str:
 def targets_text(targets: list[dict[str, Any]]) -> str:
     if not targets:
         return "Targets: none checkable (run with --peers for the ratios)."
-    lines = ["Targets (issue 10; judged on wall-clock rates):"]
+    lines = ["Targets (issues 10 and 16; judged on wall-clock rates):"]
     for t in targets:
         mark = "ok  " if t["ok"] else "MISS"
         cpu = "" if t.get("cpu_value") is None else f"; per CPU second {t['cpu_value']:,.2f}"
@@ -241,6 +262,7 @@ def markdown(report: dict[str, Any]) -> str:
     """The whole report as Markdown: header, summary, full tables, targets."""
     rows = report["rows"]
     parts = [header(report), summary_table(rows), throughput_table(rows), detail_table(rows)]
+    parts.append(determinize_table(rows))
     parts += [train_table(rows), targets_text(report["targets"])]
     return "\n\n".join(p for p in parts if p) + "\n"
 

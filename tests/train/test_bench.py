@@ -20,6 +20,7 @@ from cardzoo.train.bench_loops import (
     aec_loop,
     encoder_loop,
     engine_loop,
+    game_positions,
     play_games,
     private_bytes,
     sample_states,
@@ -139,6 +140,26 @@ def test_sample_states_are_consecutive_decision_states():
     encoder = load("cubirds").raw_env().encoder
     sample = encoder_loop(encoder.mask, states, 0.0)
     assert sample.steps == 40 and sample.episodes == 1
+
+
+def test_game_positions_are_shares_of_each_game():
+    spec = beasty_bar_v0.raw_env().game
+    config = spec.make_config(num_players=2)
+    found = game_positions(spec.state_cls, config, 3, seed=4)
+    # Beasty Bar 2p: 24 decisions a game; 10%, 50% and 90% of them
+    assert {name: [s.move_count for s in states] for name, states in found.items()} == {
+        "early": [2, 2, 2],
+        "middle": [12, 12, 12],
+        "late": [21, 21, 21],
+    }
+    # the positions of seeded games: the same game again, three different deals
+    again = game_positions(spec.state_cls, config, 3, seed=4)
+    assert [s.render() for s in again["middle"]] == [s.render() for s in found["middle"]]
+    assert len({s.render() for s in found["middle"]}) == 3
+    late = found["late"][0]
+    assert not late.terminal and late.determinize(late.current_player, 0).view(
+        late.current_player
+    ) == late.view(late.current_player)
 
 
 # -- memory ---------------------------------------------------------------------------------
@@ -267,7 +288,7 @@ def test_run_writes_the_documented_schema(small_report):
     assert report["machine"]["usable_cores"] >= 1 and report["versions"]["numpy"]
     rows = {(r["suite"], r["env"], r["players"], r["api"]): r for r in report["rows"]}
     assert set(rows) == {("cardzoo", "beasty_bar_v0", 2, api) for api in
-                         ("env", "raw_env", "engine", "encoder")}  # fmt: skip
+                         ("env", "raw_env", "engine", "encoder", "determinize")}  # fmt: skip
     for row in report["rows"]:
         for key, kind in REQUIRED.items():
             assert isinstance(row[key], kind), (key, row)
@@ -280,8 +301,20 @@ def test_run_writes_the_documented_schema(small_report):
     encoder = rows[("cardzoo", "beasty_bar_v0", 2, "encoder")]
     assert encoder["obs_us"] > 0 and encoder["mask_us"] > 0 and encoder["decisions_per_s"] is None
     assert env["ratio_to_leduc_env"] is None  # no peers, no ratio
-    kinds = {t["target"] for t in report["targets"]}
-    assert kinds == {"env() / raw_env() decisions/s", "memory per env (kB)"}
+    det = rows[("cardzoo", "beasty_bar_v0", 2, "determinize")]
+    assert det["determinize_games"] == bench.DETERMINIZE_GAMES and det["decisions_per_s"] is None
+    for part in ("early", "middle", "late"):
+        assert 0 < det[f"{part}_us"] <= det[f"{part}_us_median"] < 10**5
+        assert det[f"cpu_{part}_us"] > 0
+    kinds = {t["target"]: t for t in report["targets"]}
+    assert set(kinds) == {
+        "env() / raw_env() decisions/s",
+        "memory per env (kB)",
+        "determinize ms/call, slowest position",
+    }
+    worst = kinds["determinize ms/call, slowest position"]
+    assert worst["value"] == round(max(det[f"{p}_us"] for p in bench.POSITIONS) / 1000, 3)
+    assert worst["bar"] == 0.2
     json.dumps(report)  # JSON-ready as is
 
 
@@ -380,7 +413,12 @@ def test_markdown_and_plot(small_report, tmp_path):
     )
     assert "kB after 3 games |" in summary
     assert "| `beasty_bar_v0` | 2 |" in text  # the encoder/reset/memory table
-    assert "Targets (issue 10" in text
+    assert "Targets (issues 10 and 16" in text
+    table = bench_report.determinize_table(small_report["rows"])
+    assert table.splitlines()[2].startswith("| `beasty_bar_v0` | 2 | ")
+    assert table in text and "determinize" not in bench_report.throughput_table(
+        small_report["rows"]
+    )
     pytest.importorskip("matplotlib")
     path = tmp_path / "bench.png"
     bench_report.plot(small_report, str(path))
