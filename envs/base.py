@@ -123,7 +123,18 @@ class GameSpec:
                     f"unknown {self.title} variant {variant!r}; available: "
                     f"{', '.join(self.variants) or 'none'}"
                 )
-            options = {**self.variants[variant], **options}
+            overrides = self.variants[variant]
+            explicit = options
+            options = {**overrides, **options}
+            try:
+                return self.config_cls(**options)
+            except ValueError as err:
+                # Say what the variant chose (the options not given explicitly): they are part
+                # of what was rejected, e.g. the mode that decides the allowed player counts.
+                chosen = [f"{k}={v!r}" for k, v in overrides.items() if k not in explicit]
+                if not chosen:
+                    raise
+                raise ValueError(f"{err} (variant {variant!r} sets {', '.join(chosen)})") from err
         return self.config_cls(**options)
 
 

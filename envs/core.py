@@ -188,7 +188,12 @@ def check_option(name: str, value: Any, allowed: Iterable[Any]) -> None:
 def check_int_range(name: str, value: Any, low: int, high: int | None = None) -> None:
     """Raise ``ValueError`` unless ``value`` is an int in ``[low, high]`` (None: no cap)."""
     value = plain_scalar(value)
-    bounds = f"an int >= {low}" if high is None else f"an int in {low}..{high}"
+    if high is None:
+        bounds = f"an int >= {low}"
+    elif high == low:  # a single value: "2", not "an int in 2..2"
+        bounds = f"the int {low}"
+    else:
+        bounds = f"an int in {low}..{high}"
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"option {name!r} must be {bounds}, got {value!r}")
     if value < low or (high is not None and value > high):

@@ -38,14 +38,8 @@ class Config:
 
     def __post_init__(self) -> None:
         normalize_config(self)
-        check_int_range("num_players", self.num_players, min(TEAM_PLAYERS), max(STANDARD_PLAYERS))
         check_option("mode", self.mode, MODES)
-        allowed = TEAM_PLAYERS if self.mode == "team" else STANDARD_PLAYERS
-        if self.num_players not in allowed:
-            raise ValueError(
-                f"invalid value {self.num_players!r} for option 'num_players' with "
-                f"mode={self.mode!r}; allowed: {', '.join(map(str, allowed))}"
-            )
+        _check_num_players(self.num_players, self.mode)
         check_int_range("points_games", self.points_games, 0)
         if self.points_games and self.mode != "standard":
             raise ValueError(
@@ -67,6 +61,24 @@ class Config:
     def num_colours(self) -> int:
         """Colours in play: one per seat, or two per seat in two-player team mode (§9)."""
         return 4 if self.mode == "team" and self.num_players == 2 else self.num_players
+
+
+def _check_num_players(value: Any, mode: str) -> None:
+    """Raise ``ValueError`` naming the player counts ``mode`` allows unless ``value`` is one.
+
+    The counts differ by mode (team play needs 2, 4 or 6), so the message gives the chosen
+    mode's counts, never the union over all modes.
+    """
+    allowed = TEAM_PLAYERS if mode == "team" else STANDARD_PLAYERS
+    shown = ", ".join(map(str, allowed))
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(
+            f"option 'num_players' must be an int, one of {shown} with mode={mode!r}; got {value!r}"
+        )
+    if value not in allowed:
+        raise ValueError(
+            f"invalid value {value!r} for option 'num_players' with mode={mode!r}; allowed: {shown}"
+        )
 
 
 def _action_counts(value: Any) -> tuple[int, ...]:

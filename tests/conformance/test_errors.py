@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
+from cardzoo.envs import games
 from cardzoo.envs.base import IllegalActionError
 from conformance_cases import CASES
 
@@ -117,6 +120,48 @@ def test_bad_options(module, config):
         module.env(illegal_action="ignore", **config)
     with pytest.raises(ValueError, match="reward"):
         module.env(reward="dense", **config)
+
+
+def _player_count_settings():
+    """Each game without a variant and with each of its variants (the variants hold the modes)."""
+    for module in games():
+        for variant in [None, *module.GAME.variants]:
+            yield pytest.param(module, variant, id=f"{module.GAME.env_name}-{variant or 'plain'}")
+
+
+def _counts_named(message: str) -> set[int]:
+    """The player counts an error message offers: ranges ``a..b`` and single ints, read from the
+    part after ``allowed:`` or ``must be`` (not the rejected value, not the variant's note)."""
+    found = re.search(r"(?:allowed: |must be )(.*?)(?:; got|, got|\(variant|$)", message)
+    assert found, f"the message names no allowed counts: {message!r}"
+    text = found.group(1)
+    counts: set[int] = set()
+    for low, high in re.findall(r"(\d+)\.\.(\d+)", text):
+        counts.update(range(int(low), int(high) + 1))
+    for single in re.findall(r"\b\d+\b", re.sub(r"\d+\.\.\d+", "", text)):
+        counts.add(int(single))
+    return counts
+
+
+@pytest.mark.parametrize("module,variant", list(_player_count_settings()))
+def test_player_count_errors_name_exactly_the_counts_allowed(module, variant):
+    # What the game accepts, found by building it; the message must offer exactly that.
+    accepted = set()
+    rejected = ["3", 3.0, True, None, -1, 99]
+    for n in range(0, 11):
+        try:
+            module.env(variant=variant, num_players=n)
+            accepted.add(n)
+        except ValueError:
+            rejected.append(n)
+    assert accepted, "every setting allows some player count"
+    for n in rejected:
+        with pytest.raises(ValueError, match="num_players") as info:
+            module.env(variant=variant, num_players=n)
+        message = str(info.value)
+        assert _counts_named(message) == accepted, message
+        if variant is not None and module.GAME.variants[variant].keys() - {"num_players"}:
+            assert f"variant {variant!r} sets" in message, "say what the variant chose"
 
 
 @pytest.mark.parametrize("module,config", CASES)
