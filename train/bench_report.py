@@ -252,7 +252,7 @@ def targets_text(targets: list[dict[str, Any]]) -> str:
         mark = "ok  " if t["ok"] else "MISS"
         cpu = "" if t.get("cpu_value") is None else f"; per CPU second {t['cpu_value']:,.2f}"
         lines.append(
-            f"  {mark} {t['target']:<34} {t['env']} {t['players']}p: {t['value']:,.2f} "
+            f"  {mark} {t['target']:<38} {t['env']} {t['players']}p: {t['value']:,.2f} "
             f"(bar {t['bar']:g}{cpu})"
         )
     return "\n".join(lines)
