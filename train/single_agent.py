@@ -23,6 +23,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 from cardzoo.envs import games, load
+from cardzoo.envs.base import RenderModeError
 from cardzoo.train.opponents import Opponent, Table
 from cardzoo.train.pool import OpponentPool
 
@@ -38,7 +39,24 @@ def gym_id(module: Any) -> str:
 
 
 def register_envs() -> None:
-    """Register every game with Gymnasium (done when ``cardzoo.train`` is imported)."""
+    """Register every game with Gymnasium (done when ``cardzoo.train`` is imported).
+
+    The ids (``cardzoo/Cubirds-v0``, ``cardzoo/BeastyBar-v0``, ``cardzoo/OdinsRavens-v0``,
+    ``cardzoo/SittingDucksGallery-v0``) make a :class:`SingleAgentEnv`.
+
+    Render modes: the views draw text only (``render_mode="ansi"``). Any other mode raises
+    :class:`~cardzoo.envs.base.RenderModeError`, which is a ``ValueError`` and also a
+    ``TypeError``. That is on purpose: Stable-Baselines3's ``make_vec_env(env_id)`` calls
+    ``gymnasium.make(env_id, render_mode="rgb_array")`` and, on a ``TypeError`` only, makes the
+    env again without a render mode, so ``make_vec_env("cardzoo/BeastyBar-v0", n_envs=4)``
+    works as it is (Gymnasium logs a warning that ``"rgb_array"`` is not among the env's
+    render modes). The views do not claim ``"rgb_array"``: that would promise images they do
+    not draw. Code that caught the ``ValueError`` still catches it.
+
+    Worker processes (``make_vec_env(..., vec_env_cls=SubprocVecEnv)``) start a fresh
+    interpreter that has not imported ``cardzoo.train``; name the module in the id so Gymnasium
+    imports it there: ``make_vec_env("cardzoo.train:cardzoo/BeastyBar-v0", vec_env_cls=...)``.
+    """
     for module in games():
         env_id = gym_id(module)
         if env_id not in gymnasium.registry:
@@ -106,7 +124,8 @@ class SingleAgentEnv(gymnasium.Env):
     ) -> None:
         module = load(game)
         if render_mode not in (None, "ansi"):
-            raise ValueError(f"invalid render_mode {render_mode!r}; allowed: None, 'ansi'")
+            # Also a TypeError: see register_envs() for why.
+            raise RenderModeError(f"invalid render_mode {render_mode!r}; allowed: None, 'ansi'")
         if "reward" in env_options and env_options["reward"] != "win_loss":
             raise ValueError("the single-agent views use reward='win_loss' only")
         if num_players is None:
