@@ -265,3 +265,21 @@ def test_upper_tail():
     assert upper_tail(0, 0) == 1.0
     assert upper_tail(4, 4) == 1 / 16
     assert upper_tail(4, 2) == 11 / 16
+
+
+# -- known faults outside the cases above -----------------------------------------------------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="issue 16: Cubirds' last resort (face-down round-end discards only) keeps the true "
+    "hidden draws made before the current pile; found at 6 of 720 positions at 4 players",
+)
+def test_cubirds_face_down_discards_last_resort_depends_on_the_truth():
+    from cardzoo.envs import cubirds_v0
+
+    config = {"num_players": 4, "reveal_round_end_discards": False}
+    state = positions(cubirds_v0, config, 5011)["late"]
+    twin = state.determinize(0, np.random.default_rng([11, 2, 0, 1]))
+    assert twin_mismatch(state, twin, 0, 11) is None
