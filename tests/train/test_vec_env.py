@@ -1,6 +1,10 @@
-"""The batched VecEnv: step-by-step agreement with single envs, masks, batching, errors."""
+"""The batched VecEnv: step-by-step agreement with single envs, masks, batching, errors, and the
+Odin's Ravens game end (win, loss, truncation) from a hand-set position."""
 
 from __future__ import annotations
+
+import dataclasses
+from typing import Any
 
 import numpy as np
 import pytest
@@ -215,3 +219,137 @@ def test_worker_processes_play_the_same_games_as_one_process():
         many.close()
     with pytest.raises(ValueError, match="workers"):
         SubprocBatchedEnv("beasty_bar", 2, "random", workers=3)
+
+
+# -- Odin's Ravens: the end of a game, from a hand-set position -----------------------------------
+# Random Ravens games run thousands of steps, so the end-of-game path is reached from a position
+# one decision from the end: both ravens on card 7 of 9, both players on 11 points of 12, each
+# holding the land card of its own last space (seat 0's is M, seat 1's is F).
+
+
+def ravens_near_final(config: Any, seat_to_play: int) -> Any:
+    from cardzoo.envs.odins_ravens import State
+
+    return State.from_position(
+        config,
+        paths=("FPSMWFPSM", "MWMFMPWMF"),
+        pos=(7, 7),
+        hands=(("M", "F"), ("F", "S")),
+        totals=(11, 11),
+        current_player=seat_to_play,
+        seed=0,
+    )
+
+
+def ravens_near_final_aec(seat_to_play: int, **options: Any) -> Any:
+    """The Odin's Ravens AEC env, whose every deal is the hand-set position."""
+    from cardzoo.envs import odins_ravens_v0
+    from cardzoo.envs.odins_ravens import State
+
+    class NearFinal(State):
+        __slots__ = ()
+
+        def __new__(cls, config: Any, seed: Any = None) -> Any:
+            return ravens_near_final(config, seat_to_play)  # a State: __init__ is skipped
+
+    class NearFinalEnv(odins_ravens_v0.raw_env):
+        game = dataclasses.replace(odins_ravens_v0.GAME, state_cls=NearFinal)
+
+    return NearFinalEnv(**options)
+
+
+class FlyWhenYouCan(Opponent):
+    """Flies whenever it may, otherwise takes the first legal move (deterministic)."""
+
+    name = "fly-first"
+
+    def act_batch(self, tables, encoder):
+        from cardzoo.envs.odins_ravens import MOVES, Fly
+
+        actions = []
+        for t in tables:
+            legal = t.state.legal_move_ids()
+            actions.append(next((a for a in legal if isinstance(MOVES[a], Fly)), legal[0]))
+        return actions
+
+
+FLY, END_PLAYS, NO_EXTENSION = 9, 130, 131  # Odin's Ravens move ids (checked in the test)
+
+# (learner's moves, options, learner's reward, how it ends)
+RAVENS_ENDINGS = {
+    # the learner's own fly ends the race and the game: it wins
+    "learner-wins": ([FLY], {}, 1.0, "score_reached"),
+    # the learner passes; the opponent's fly ends the game on the learner's second step
+    "opponent-wins": ([END_PLAYS, NO_EXTENSION], {}, -1.0, "score_reached"),
+    # the race's turn cap is hit by the learner's second decision: truncated, reward 0
+    "truncated": ([END_PLAYS, NO_EXTENSION], {"max_turns_per_race": 1}, 0.0, "truncated"),
+}
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+@pytest.mark.parametrize("ending", list(RAVENS_ENDINGS))
+def test_ravens_game_end_rewards_match_the_aec_env(monkeypatch, ending, seat):
+    from cardzoo.envs.odins_ravens import MOVES, EndTurn, Extend, Fly
+    from cardzoo.train import vec_env
+
+    moves, options, expected_reward, expected_reason = RAVENS_ENDINGS[ending]
+    assert isinstance(MOVES[FLY], Fly) and isinstance(MOVES[END_PLAYS], EndTurn)
+    assert isinstance(MOVES[NO_EXTENSION], Extend) and not MOVES[NO_EXTENSION].extend
+    # Every game the batched env deals is the hand-set position.
+    monkeypatch.setattr(
+        vec_env, "state_factory", lambda module, config: lambda s: ravens_near_final(config, seat)
+    )
+    opponent = FlyWhenYouCan()
+    k = 3
+    vec = BatchedCardEnv("odins_ravens", k, [opponent], learner_seat=seat, seed=0, **options)
+    start = vec.reset()
+
+    # The same game through the AEC env: the learner's moves, the opponent's answers.
+    aec = ravens_near_final_aec(seat, **options)
+    aec.reset(seed=0)
+    learner = aec.possible_agents[seat]
+    assert np.array_equal(start, np.stack([aec.observe(learner)["observation"]] * k))
+    for i, move in enumerate(moves):
+        assert aec.agent_selection == learner
+        assert vec.action_masks()[:, move].all(), "the scripted move is legal in every game"
+        obs, rewards, dones, infos = vec.step(np.full(k, move))
+        aec.step(move)
+        while aec.agent_selection != learner and not aec.terminations[learner]:
+            (answer,) = opponent.act_batch([_TableView(aec.unwrapped.game_state)], aec.encoder)
+            aec.step(answer)
+        last = i == len(moves) - 1
+        assert dones.tolist() == [last] * k
+        if not last:
+            assert rewards.tolist() == [0.0] * k and infos == [{}] * k
+    ended = aec.terminations[learner] or aec.truncations[learner]
+    assert ended
+    reward = aec._cumulative_rewards[learner]
+    reason = aec.infos[learner]["end_reason"]
+    winners = aec.infos[learner]["winners"]
+    # What the AEC env says is what was expected...
+    assert reward == expected_reward and aec.end_reasons[reason] == expected_reason
+    assert aec.truncations[learner] == (expected_reason == "truncated")
+    if expected_reward:
+        winner = seat if expected_reward > 0 else 1 - seat
+        assert winners.tolist() == [int(s == winner) for s in range(2)]
+    else:
+        assert not winners.any()
+    # ...and the batched env reports exactly that, for every game.
+    final_obs = aec.observe(learner)["observation"]
+    assert rewards.tolist() == [expected_reward] * k
+    for info in infos:
+        assert info["end_reason"] == reason and vec.end_reasons[reason] == expected_reason
+        assert np.array_equal(info["winners"], winners)
+        assert info["TimeLimit.truncated"] == (expected_reason == "truncated")
+        assert info["episode"]["r"] == expected_reward and info["episode"]["l"] == len(moves)
+        assert info["learner_seat"] == seat and info["opponents"] == ("fly-first",)
+        assert np.array_equal(info["terminal_observation"], final_obs)
+    # The games restarted at once: the step returned the hand-set position again.
+    assert np.array_equal(obs, start)
+
+
+class _TableView:
+    """Enough of a Table for an opponent's act_batch: the engine state."""
+
+    def __init__(self, state: Any) -> None:
+        self.state = state
