@@ -6,19 +6,32 @@ cardzoo eval cubirds --players 3 draw_after_empty_hand=true   # rule options as 
 cardzoo demo [--games N]        # heuristic vs random on every game and player count
 cardzoo train beasty_bar [--players N] [--timesteps T] [--envs K] [--seed S] [--out DIR]
 cardzoo train --resume DIR      # continue a run (needs the train extra)
+
+Exit codes: 0 done; 2 a usage error (bad game, rule option, agent, number or path), reported in
+one line ``cardzoo <command>: error: ...`` on stderr before any long work starts; 130 stopped by
+Ctrl-C.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from typing import Any
 
 from cardzoo.agents import HEURISTICS
 from cardzoo.envs import ENV_MODULES, __version__, games, load
-from cardzoo.train.tournament import progress_bar, run_tournament
+from cardzoo.train.tournament import MAX_GAMES, MAX_WORKERS, progress_bar, run_tournament
+
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+#: Upper bounds of ``cardzoo bench``'s numbers: far above any useful run, low enough that a typo
+#: fails at once instead of running for days.
+MAX_BENCH_SECONDS = 3600.0
+MAX_BENCH_REPEATS = 1000
+MAX_MEMORY_GAMES = 10**7
 
 
 def parse_option(text: str) -> tuple[str, Any]:
@@ -41,13 +54,49 @@ def check_output_path(path: str | None) -> None:
     """Fail before any long work if ``path`` cannot be written (missing folder, no permission)."""
     if path is None:
         return
+    if not path.strip():
+        raise ValueError("the output file name is empty")
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        raise ValueError(f"cannot write {path}: folder {folder} does not exist")
+        what = "is not a folder" if os.path.exists(folder) else "does not exist"
+        raise ValueError(f"cannot write {path}: folder {folder} {what}")
     if os.path.isdir(path):
         raise ValueError(f"cannot write {path}: it is a folder")
     if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
         raise ValueError(f"cannot write {path}: permission denied")
+    # os.access says yes to root everywhere, and some folders (/proc, read-only mounts) refuse new
+    # files whatever the permission bits: open it for appending (which changes no byte of an
+    # existing file) and remove it again if it did not exist.
+    existed = os.path.exists(path)
+    try:
+        with open(path, "a"):
+            pass
+    except OSError as err:
+        raise ValueError(f"cannot write {path}: {err.strerror or err}") from None
+    if not existed:
+        os.unlink(path)
+
+
+def write_json(path: str, data: Any) -> None:
+    """Write ``data`` as JSON; an OS error becomes a one-line error naming the file."""
+    try:
+        with open(path, "w") as fh:
+            json.dump(data, fh, indent=2)
+    except OSError as err:
+        raise ValueError(f"cannot write {path}: {err.strerror or err}") from None
+
+
+def check_count(flag: str, value: int, low: int, high: int | None = None) -> None:
+    """``low <= value <= high`` (no upper bound when ``high`` is None), else a clear ValueError."""
+    if low <= value and (high is None or value <= high):
+        return
+    allowed = f"an int >= {low:,}" if high is None else f"an int from {low:,} to {high:,}"
+    raise ValueError(f"{flag} must be {allowed}, got {value}")
+
+
+def check_seconds(flag: str, value: float, high: float) -> None:
+    if not (math.isfinite(value) and 0 < value <= high):
+        raise ValueError(f"{flag} must be > 0 and at most {high:g} (seconds), got {value}")
 
 
 def list_rows() -> list[tuple[str, ...]]:
@@ -130,12 +179,22 @@ def _eval(
     )
 
 
+def check_tournament_numbers(args: argparse.Namespace) -> None:
+    check_count("--games", args.games, 1, MAX_GAMES)
+    check_count("--seed", args.seed, 0)
+    check_count("--workers", args.workers, 1, MAX_WORKERS)
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     config = dict(args.options)
-    if "num_players" in config:
-        raise SystemExit("error: give the player count with --players, not num_players=")
     if args.variant is not None:
+        if config.get("variant", args.variant) != args.variant:
+            raise ValueError(
+                f"two variants given: --variant {args.variant} and variant={config['variant']}"
+            )
         config["variant"] = args.variant
+    check_count("--players", args.players, 1)
+    check_tournament_numbers(args)
     check_output_path(args.json)
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     result = _eval(
@@ -143,14 +202,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
     )
     print(result.table())
     if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(result.to_dict(), fh, indent=2)
+        write_json(args.json, result.to_dict())
         print(f"results written to {args.json}")
     return 0
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """The main job: the heuristic against random on every game that has a heuristic."""
+    check_tournament_numbers(args)
     check_output_path(args.json)
     summary = []
     for module in games():
@@ -172,8 +231,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
             print(result.table(), end="\n\n")
             summary.append(result.to_dict())
     if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(summary, fh, indent=2)
+        write_json(args.json, summary)
         print(f"results written to {args.json}")
     return 0
 
@@ -181,6 +239,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from cardzoo.train import bench, bench_report
 
+    check_seconds("--seconds", args.seconds, MAX_BENCH_SECONDS)
+    check_seconds("--train-seconds", args.train_seconds, MAX_BENCH_SECONDS)
+    check_count("--repeats", args.repeats, 1, MAX_BENCH_REPEATS)
+    check_count("--memory-games", args.memory_games, 0, MAX_MEMORY_GAMES)
     check_output_path(args.json)
     check_output_path(args.plot)
     if args.plot:
@@ -204,8 +266,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     print()
     print(bench_report.markdown(report), end="")
     if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(report, fh, indent=2)
+        write_json(args.json, report)
         print(f"results written to {args.json}")
     if args.plot:
         bench_report.plot(report, args.plot)
@@ -241,30 +302,37 @@ def cmd_train(args: argparse.Namespace) -> int:
     # threads made PPO updates several times slower. Must be set before torch is imported.
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     try:
-        from cardzoo.train.ppo import TrainConfig, Trainer, summary_table
+        from cardzoo.train.ppo import TrainConfig, Trainer, prepare_run_folder, summary_table
     except ImportError as err:
-        print(
-            f"error: training needs the train extra (pip install 'cardzoo[train]'): {err}",
-            file=sys.stderr,
-        )
-        return 2
-    overrides = {
-        k: v
-        for k, v in (
-            ("timesteps", args.timesteps),
-            ("eval_every", args.eval_every),
-            ("eval_games", args.eval_games),
-            ("threads", args.threads),
-            ("max_minutes", args.max_minutes),
-            ("workers", args.workers),
-        )
-        if v is not None
+        raise ValueError(
+            f"training needs the train extra (pip install 'cardzoo[train]'): {err}"
+        ) from None
+    flags = {
+        "players": args.players,
+        "envs": args.envs,
+        "seed": args.seed,
+        "timesteps": args.timesteps,
+        "eval_every": args.eval_every,
+        "eval_games": args.eval_games,
+        "threads": args.threads,
+        "max_minutes": args.max_minutes,
+        "workers": args.workers,
+        "checkpoint_every": args.checkpoint_every,
     }
+    overrides = {k: v for k, v in flags.items() if v is not None}
+    from_set: set[str] = set()
     for text in args.set or []:
         key, value = parse_option(text)
+        if key in from_set:
+            raise ValueError(f"--set {key}= is given twice")
+        if key in overrides:
+            raise ValueError(f"{key} is given twice: --{key.replace('_', '-')} and --set {key}=")
         overrides[key] = _setting(TrainConfig, key, value)
+        from_set.add(key)
     if args.resume:
         out = args.resume
+        if args.out is not None and os.path.abspath(args.out) != os.path.abspath(out):
+            raise ValueError("--out cannot change when resuming: the run stays in its folder")
         path = os.path.join(out, "config.json")
         if not os.path.exists(path):
             raise ValueError(f"{out!r} is not a run folder (no config.json)")
@@ -273,16 +341,9 @@ def cmd_train(args: argparse.Namespace) -> int:
         saved.pop("cardzoo", None)
         if args.game is not None and load(args.game).GAME.name != saved["game"]:
             raise ValueError(f"{out!r} is a {saved['game']} run, not {args.game}")
-        fixed = [
-            name
-            for name, value in (
-                ("--players", args.players),
-                ("--envs", args.envs),
-                ("--seed", args.seed),
-                ("rule options", args.options or None),
-            )
-            if value is not None
-        ]
+        fixed = [f"--{k}" for k in ("players", "envs", "seed") if k in overrides]
+        if args.options:
+            fixed.append("rule options")
         if fixed:
             raise ValueError(f"{', '.join(fixed)} cannot change when resuming a run")
         config = TrainConfig.from_dict({**saved, **overrides})
@@ -291,18 +352,18 @@ def cmd_train(args: argparse.Namespace) -> int:
             raise ValueError("give a game to train on (or --resume DIR)")
         config = TrainConfig(
             game=args.game,
-            players=args.players,
-            envs=32 if args.envs is None else args.envs,
-            seed=0 if args.seed is None else args.seed,
             options=dict(args.options),
-            **overrides,
+            **{"envs": 32, "seed": 0, **overrides},
         )
+        if args.out is not None and not args.out.strip():
+            raise ValueError("--out names an empty folder")
         out = args.out or os.path.join("runs", f"{config.game}-{config.players}p-seed{config.seed}")
         if os.path.exists(os.path.join(out, "config.json")):
             raise ValueError(
                 f"{out!r} already holds a run: continue it with --resume {out}, or choose "
                 "another --out"
             )
+    prepare_run_folder(out)  # a file or an unwritable place fails here, in one line
     summary = Trainer(config, out, resume=bool(args.resume), quiet=args.quiet).run()
     print(summary_table(summary))
     return 130 if summary["interrupted"] else 0
@@ -310,7 +371,10 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="cardzoo", description="Card-game environments for multi-agent RL."
+        prog="cardzoo",
+        description="Card-game environments for multi-agent RL.",
+        epilog="Exit codes: 0 done; 2 a usage error (one line on stderr: cardzoo COMMAND: "
+        "error: ...); 130 stopped by Ctrl-C.",
     )
     parser.add_argument("--version", action="version", version=f"cardzoo {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -341,10 +405,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    # parsed into (key, value) pairs by main(), which also collects them after the flags
     p.add_argument(
         "options",
         nargs="*",
-        type=parse_option,
+        default=[],
         metavar="key=value",
         help="rule options, e.g. midturn_exhaustion=partial",
     )
@@ -404,6 +469,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--eval-every", type=int, help="timesteps between evaluations (1,000,000)")
     p.add_argument("--eval-games", type=int, help="games per evaluation and baseline (400)")
     p.add_argument(
+        "--checkpoint-every",
+        type=int,
+        metavar="N",
+        help="also write a checkpoint every N learner steps (default 0: only at each "
+        "evaluation, every --eval-every steps); a checkpoint is written at the end and on Ctrl-C "
+        "in any case, and the newest 3 are kept",
+    )
+    p.add_argument(
         "--threads",
         type=int,
         help="torch threads of the PPO updates (default: 1 or one per core, whichever the first "
@@ -425,31 +498,58 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     # parsed into (key, value) pairs by main(), which also collects them after the flags
-    p.add_argument("options", nargs="*", metavar="key=value", help="rule options")
+    p.add_argument("options", nargs="*", default=[], metavar="key=value", help="rule options")
     p.set_defaults(func=cmd_train)
     return parser
 
 
+def _rule_options(args: argparse.Namespace, extra: list[str]) -> list[tuple[str, Any]]:
+    """The ``key=value`` words of eval/train, wherever they stood: before or after the flags."""
+    game = getattr(args, "game", None)
+    if isinstance(game, str) and "=" in game:
+        raise ValueError(
+            f"expected a game name, got {game!r}: rule options come after the game name"
+        )
+    options: list[tuple[str, Any]] = []
+    for word in list(args.options) + extra:
+        if word.startswith("-"):
+            raise ValueError(f"unrecognized option {word!r} (see cardzoo {args.command} --help)")
+        if "=" not in word:
+            raise ValueError(
+                f"unexpected argument {word!r}: give one game; rule options are written key=value"
+            )
+        try:
+            key, value = parse_option(word)
+        except argparse.ArgumentTypeError as err:
+            raise ValueError(str(err)) from None
+        if key == "num_players":
+            raise ValueError("give the player count with --players, not num_players=")
+        if any(key == k for k, _ in options):
+            raise ValueError(f"rule option {key!r} is given twice")
+        options.append((key, value))
+    return options
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; usage errors print one line on stderr and return 2 (argparse's own
+    errors, such as a non-numeric ``--games``, exit with 2 through SystemExit)."""
     parser = build_parser()
     # Rule options may come before or after the flags, so collect key=value words ourselves.
     args, extra = parser.parse_known_args(argv)
-    if hasattr(args, "options"):
-        words = list(args.options) + extra
-        bad = [w for w in words if "=" not in w or w.startswith("-")]
-        if bad:
-            parser.error(f"unrecognized arguments: {' '.join(bad)}")
-        try:
-            args.options = [parse_option(w) for w in words]
-        except argparse.ArgumentTypeError as err:
-            parser.error(str(err))
-    elif extra:
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    prog = f"{parser.prog} {args.command}"
     try:
+        if hasattr(args, "options"):
+            args.options = _rule_options(args, extra)
+        elif extra:
+            raise ValueError(f"unrecognized arguments: {' '.join(extra)}")
         return args.func(args)
-    except ValueError as err:  # bad game name, option value, agent spec...
-        print(f"error: {err}", file=sys.stderr)
-        return 2
+    except (ValueError, argparse.ArgumentTypeError) as err:  # bad game, option, agent, path...
+        message = " ".join(str(err).split())  # one line, whatever the message held
+        print(f"{prog}: error: {message}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:  # `train` handles its own Ctrl-C (checkpoint, summary)
+        print(f"\n{prog}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

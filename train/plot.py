@@ -49,7 +49,8 @@ def plot_learning_curve(run_dir: str | os.PathLike, path: str | os.PathLike | No
     ax.set_ylim(0, 1)
     ax.grid(alpha=0.3)
     ax.set_title(title)
-    ax.legend(loc="lower right")
+    if curves:  # a run stopped during its first evaluation has no point yet
+        ax.legend(loc="lower right")
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)

@@ -9,7 +9,11 @@ One run folder holds everything (``--out DIR``):
 - ``opponents.csv``: per update, the games against each pool member and their outcomes;
 - ``eval.csv``: periodic seat-rotated evaluations against the baselines, with 95% intervals;
 - ``tb/``: the same numbers for TensorBoard (``tensorboard --logdir DIR/tb``);
-- ``learning_curve.png``: win rate against each baseline over timesteps (written at the end).
+- ``learning_curve.png``: win rate against each baseline over timesteps (written at the end,
+  also after Ctrl-C).
+
+Checkpoints are written at every evaluation (``eval_every``), every ``checkpoint_every`` learner
+steps if set, at the end, and on Ctrl-C (the model as it stands, so nothing learned is lost).
 
 The learner plays one seat of K batched games (:class:`~cardzoo.train.vec_env.BatchedCardEnv`);
 the other seats are drawn per game from an :class:`~cardzoo.train.pool.OpponentPool`: the current
@@ -23,6 +27,7 @@ import json
 import math
 import os
 import sys
+import tempfile
 import time
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
@@ -85,32 +90,83 @@ class TrainConfig:
     eval_every: int = 1_000_000  # timesteps
     eval_games: int = DEFAULT_EVAL_GAMES
     eval_opponents: list[str] = field(default_factory=lambda: ["random", "heuristic"])
+    checkpoint_every: int = 0  # timesteps; 0: checkpoints only at evaluations (and end, Ctrl-C)
     max_minutes: float = 0.0  # wall-clock budget (0: none); the run stops cleanly when spent
 
     def __post_init__(self) -> None:
         module = load(self.game)  # unknown game: ValueError naming the games
         self.game = module.GAME.name
+        self._check_types()
         if self.players is None:
             self.players = min(module.GAME.player_counts)
-        if self.players not in module.GAME.player_counts:
+        if "num_players" in self.options:
+            raise ValueError("give the player count as players (--players), not num_players=")
+        # With rule options (a variant, a mode) the allowed counts can differ: env() checks them.
+        if not self.options and self.players not in module.GAME.player_counts:
             raise ValueError(
                 f"{module.GAME.title} is played by {list(module.GAME.player_counts)} players, "
                 f"not {self.players}"
             )
-        for name in (
-            "timesteps", "envs", "workers", "n_steps", "batch_size", "n_epochs", "eval_games"
-        ):  # fmt: skip
+        for name, (low, high) in _INT_RANGES.items():
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be an int >= 1, got {value!r}")
-        if self.eval_every < 1 or self.snapshot_every < 1:
-            raise ValueError("eval_every and snapshot_every must be >= 1")
+            if value < low or (high is not None and value > high):
+                allowed = f">= {low:,}" if high is None else f"from {low:,} to {high:,}"
+                raise ValueError(f"{name} must be an int {allowed}, got {value!r}")
+        if self.envs * self.n_steps > MAX_ROLLOUT:
+            raise ValueError(
+                f"envs * n_steps is the rollout size and must be at most {MAX_ROLLOUT:,}, got "
+                f"{self.envs} * {self.n_steps} = {self.envs * self.n_steps:,}"
+            )
+        if self.workers > self.envs:
+            raise ValueError(f"{self.workers} workers for {self.envs} games: at most one per game")
+        for name, (low, high, open_low) in _FLOAT_RANGES.items():
+            value = getattr(self, name)
+            if not (math.isfinite(value) and (value > low if open_low else value >= low)
+                    and (high is None or value <= high)):  # fmt: skip
+                bound = f"> {low}" if open_low else f">= {low}"
+                raise ValueError(
+                    f"{name} must be a number {bound}{'' if high is None else f' and <= {high}'}, "
+                    f"got {value!r}"
+                )
+        if not self.net_arch or any(not 1 <= n <= MAX_LAYER for n in self.net_arch):
+            raise ValueError(
+                f"net_arch must be one or more layer sizes from 1 to {MAX_LAYER:,}, "
+                f"got {self.net_arch}"
+            )
+        if self.activation not in ("relu", "tanh"):
+            raise ValueError(f"activation must be 'relu' or 'tanh', got {self.activation!r}")
         if self.game not in HEURISTICS:  # a game without a heuristic yet: random only
             self.baselines = [b for b in self.baselines if b != "heuristic"]
             self.eval_opponents = [b for b in self.eval_opponents if b != "heuristic"]
-        if self.activation not in ("relu", "tanh"):
-            raise ValueError(f"activation must be 'relu' or 'tanh', got {self.activation!r}")
+        if not self.eval_opponents:
+            raise ValueError("eval_opponents must name at least one agent")
+        # unknown agent specs, bad weights: ValueError naming what is allowed
+        OpponentPool(self.game, self.baselines, self.pool_weights, self.max_snapshots)
+        OpponentPool.fixed(self.eval_opponents, self.game)
         module.env(num_players=self.players, **self.options)  # bad rule options fail here
+
+    def _check_types(self) -> None:
+        """Each setting has its declared type (``--set lr=abc`` must not reach SB3)."""
+        for f in fields(self):
+            value = getattr(self, f.name)
+            kind = str(f.type)
+            if kind == "int | None" and value is None:
+                continue
+            if kind.startswith("list["):
+                if not isinstance(value, (list, tuple)):
+                    raise ValueError(f"{f.name} must be a list ({kind}), got {value!r}")
+                value = list(value)
+                setattr(self, f.name, value)
+                items, item_kind = value, kind[5:-1]
+            else:
+                items, item_kind = [value], kind.split(" | ")[0]
+            for item in items:
+                if not _has_type(item, item_kind):
+                    raise ValueError(f"{f.name} must be {_TYPE_WORDS[item_kind]}, got {item!r}")
+            if kind == "float":
+                setattr(self, f.name, float(value))
+            elif kind == "list[float]":
+                setattr(self, f.name, [float(v) for v in value])
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TrainConfig:
@@ -119,6 +175,68 @@ class TrainConfig:
         if unknown:
             raise ValueError(f"unknown training settings {unknown}")
         return cls(**data)
+
+
+#: Bounds of the integer settings (None: no upper bound). The upper ones are far beyond any
+#: useful run; they make a typo fail at once instead of hanging on memory or processes.
+_INT_RANGES: dict[str, tuple[int, int | None]] = {
+    "timesteps": (1, 10**12),
+    "envs": (1, 4096),
+    "workers": (1, 64),
+    "seed": (0, 2**32 - 1),  # NumPy's legacy seeding, which SB3 uses, takes 32 bits
+    "n_steps": (1, 2**20),
+    "batch_size": (1, 2**20),
+    "n_epochs": (1, 1000),
+    "threads": (0, 1024),
+    "snapshot_every": (1, None),
+    "max_snapshots": (0, 1000),
+    "eval_every": (1, None),
+    "eval_games": (1, 10**9),
+    "checkpoint_every": (0, None),
+}
+#: Bounds of the float settings: (low, high or None, whether low itself is excluded).
+_FLOAT_RANGES: dict[str, tuple[float, float | None, bool]] = {
+    "learning_rate": (0.0, None, True),
+    "lr_final": (0.0, None, False),
+    "gamma": (0.0, 1.0, True),
+    "gae_lambda": (0.0, 1.0, False),
+    "clip_range": (0.0, None, True),
+    "ent_coef": (0.0, None, False),
+    "vf_coef": (0.0, None, False),
+    "max_minutes": (0.0, None, False),
+}
+MAX_ROLLOUT = 2**20  # envs * n_steps: the rollout buffer holds this many observations
+MAX_LAYER = 65536
+_TYPE_WORDS = {"int": "an int", "float": "a number", "str": "a string", "dict[str, Any]": "a dict"}
+
+
+def _has_type(value: Any, kind: str) -> bool:
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "float":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if kind == "str":
+        return isinstance(value, str)
+    return isinstance(value, dict)
+
+
+def prepare_run_folder(out: str | os.PathLike) -> Path:
+    """Create the run folder if needed and check that files can be written in it, so that a bad
+    ``--out`` fails in one line before anything starts (not in SB3's logger later on)."""
+    if not str(out).strip():
+        raise ValueError("the run folder name is empty")
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"run folder {str(path)!r} is a file, not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as err:
+        raise ValueError(
+            f"cannot write in the run folder {str(path)!r}: {err.strerror or err}"
+        ) from None
+    return path
 
 
 TRAIN_COLUMNS = [
@@ -171,6 +289,7 @@ class Trainer:
         self.evals: list[dict[str, Any]] = []
         self.elapsed = 0.0  # wall seconds of training before this process (resume)
         self.next_eval = 0
+        self.next_checkpoint = 0  # used when config.checkpoint_every > 0
         self.opponent_moves = 0
         self.interrupted = False
         self.start_timesteps = 0
@@ -255,6 +374,8 @@ class Trainer:
         model._n_updates = int(counters["updates"])
         self.elapsed = float(counters["elapsed"])
         self.next_eval = int(counters["next_eval"])
+        every = self.config.checkpoint_every  # may differ from the first run's: not restored
+        self.next_checkpoint = (model.num_timesteps // every + 1) * every if every else 0
         self.opponent_moves = int(counters["opponent_moves"])
         self.pool.load_weights(to_numpy(data["pool"]))
         rng = data["rng"]
@@ -281,6 +402,7 @@ class Trainer:
     def run(self) -> dict[str, Any]:
         """Train until ``config.timesteps`` (or the time budget, or Ctrl-C); returns a summary."""
         cfg = self.config
+        prepare_run_folder(self.out)  # a bad folder fails here, before anything starts
         self._build()
         self._start_files()
         if self.resume:
@@ -294,12 +416,12 @@ class Trainer:
         self.timing = {"rollout": 0.0, "update": 0.0, "other": 0.0}
         self._bar_time = 0.0
         torch.set_num_threads(1)  # see _Callback._on_rollout_start
-        if not self.resume:
-            self._evaluate()
-            self._checkpoint()
         callback = _Callback(self)
         remaining = cfg.timesteps - model.num_timesteps
         try:
+            if not self.resume:
+                self._evaluate()
+                self._checkpoint()
             if remaining > 0:
                 model.learn(
                     remaining, callback=callback, reset_num_timesteps=False, log_interval=None
@@ -311,22 +433,34 @@ class Trainer:
             self._checkpoint()
         except KeyboardInterrupt:
             self.interrupted = True
-            self._say("\ninterrupted: writing a checkpoint")
-            self._checkpoint()
+            self._on_interrupt(callback)
         finally:
             for fh in self._csv.values():
                 fh.close()
             self.venv.close()
         summary = self.summary()
-        if not self.interrupted:
-            try:
-                from cardzoo.train.plot import plot_learning_curve
+        try:
+            from cardzoo.train.plot import plot_learning_curve
 
-                summary["plot"] = str(plot_learning_curve(self.out))
-            except ImportError:
-                summary["plot"] = None  # matplotlib missing: the CSV has the curve
+            summary["plot"] = str(plot_learning_curve(self.out))
+        except ImportError:
+            summary["plot"] = None  # matplotlib missing: the CSV has the curve
         (self.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
         return summary
+
+    def _on_interrupt(self, callback: _Callback) -> None:
+        """Ctrl-C: keep what was learned. The decisions of an unfinished rollout never reached
+        an update, so the step count goes back to the last update's and the message says so."""
+        model = self.model
+        unused = 0
+        if callback.rollout_from is not None:
+            unused = model.num_timesteps - callback.rollout_from
+            model.num_timesteps = callback.rollout_from
+        text = f"\ninterrupted at {model.num_timesteps:,} learner steps"
+        if unused:
+            text += f" (the {unused:,} decisions of the unfinished rollout were not learned from)"
+        self._say(text + ": writing a checkpoint")
+        self._checkpoint()
 
     # -- torch threads of the updates ---------------------------------------------------------
 
@@ -366,6 +500,8 @@ class Trainer:
         self._log_update(updates, rollout_s, update_s, stats)
         if model.num_timesteps >= self.next_eval:
             self._evaluate()
+            self._checkpoint()
+        elif cfg.checkpoint_every and model.num_timesteps >= self.next_checkpoint:
             self._checkpoint()
         self.timing["other"] += time.perf_counter() - t0
 
@@ -450,6 +586,9 @@ class Trainer:
 
     def _checkpoint(self) -> Path:
         model = self.model
+        every = self.config.checkpoint_every
+        while every and self.next_checkpoint <= model.num_timesteps:
+            self.next_checkpoint += every
         self.actor = actor_from_sb3(model.policy)  # also after an interrupted update
         np_state = np.random.get_state()
         encoder = self.venv.encoder
@@ -503,19 +642,8 @@ class Trainer:
         self._bar_time = now
         cfg = self.config
         t = self.model.num_timesteps
-        fresh = t - self.start_timesteps
-        rate = fresh / max(now - self.started, 1e-9)
-        eta = (cfg.timesteps - t) / rate if rate > 0 else math.inf
-        frac = min(t / cfg.timesteps, 1.0)
-        bar = "#" * int(30 * frac) + "." * (30 - int(30 * frac))
-        last = {}
-        for row in self.evals:
-            last[row["opponent"]] = row["win_rate"]
-        rates = " ".join(f"vs {k} {v:.3f}" for k, v in last.items())
-        text = (
-            f"{cfg.game} {cfg.players}p [{bar}] {_si(t)}/{_si(cfg.timesteps)} steps "
-            f"{rate:,.0f}/s eta {_duration(eta)} | {rates}"
-        )
+        rate = (t - self.start_timesteps) / max(now - self.started, 1e-9)
+        text = progress_line(f"{cfg.game} {cfg.players}p", t, cfg.timesteps, rate, self.evals)
         self.stream.write(("\r" + text) if interactive else (text + "\n"))
         self.stream.flush()
 
@@ -537,20 +665,31 @@ class Trainer:
             "update_s": round(self.timing["update"], 1),
             "other_s": round(self.timing["other"], 1),
             "final_eval": list(final.values()),
+            # the learner step of that evaluation: older than `timesteps` after Ctrl-C
+            "eval_timesteps": max((r["timesteps"] for r in final.values()), default=None),
             "checkpoint": str(checkpoint_files(self.out)[-1]),
         }
 
 
 def summary_table(summary: dict[str, Any]) -> str:
-    """The end-of-run table: the last evaluation against each baseline."""
+    """The end-of-run table: the last evaluation against each baseline, and when it was taken."""
     lines = [
         f"{summary['game']}, {summary['players']} players: {summary['timesteps']:,} learner steps "
         f"in {_duration(summary['wall_s'])} "
         f"({summary['learner_steps_per_s'] or 0:,.0f} steps/s; rollout {summary['rollout_s']} s, "
-        f"update {summary['update_s']} s, eval+logging {summary['other_s']} s)",
-        f"{'opponent':<12}{'games':>7}{'wins':>7}{'draws':>7}{'losses':>8}{'win rate':>10}"
-        "   95% CI",
+        f"update {summary['update_s']} s, eval+logging {summary['other_s']} s)"
+        + (" - interrupted" if summary.get("interrupted") else ""),
     ]
+    at = summary.get("eval_timesteps")
+    if at is not None:
+        age = summary["timesteps"] - at
+        lines.append(
+            f"evaluation at {at:,} learner steps"
+            + (f" ({age:,} steps before this checkpoint: not of the final policy)" if age else "")
+        )
+    lines.append(
+        f"{'opponent':<12}{'games':>7}{'wins':>7}{'draws':>7}{'losses':>8}{'win rate':>10}   95% CI"
+    )
     for r in summary["final_eval"]:
         lines.append(
             f"{r['opponent']:<12}{r['games']:>7}{r['wins']:>7}{r['draws']:>7}{r['losses']:>8}"
@@ -560,6 +699,30 @@ def summary_table(summary: dict[str, Any]) -> str:
     if summary.get("plot"):
         lines.append(f"learning curve: {summary['plot']}")
     return "\n".join(lines)
+
+
+def progress_line(
+    label: str, timesteps: int, total: int, rate: float, evals: list[dict[str, Any]]
+) -> str:
+    """One progress line. SB3 runs whole rollouts, so ``timesteps`` may pass ``total``: the line
+    shows at most the total and an eta of at least 0. ``evals`` are eval.csv rows; the latest
+    win rate against each opponent is shown with the step it was measured at."""
+    shown = min(max(timesteps, 0), total)
+    left = total - shown
+    eta = left / rate if rate > 0 else (0.0 if left == 0 else math.inf)
+    frac = shown / total if total > 0 else 1.0
+    filled = int(30 * frac)
+    bar = "#" * filled + "." * (30 - filled)
+    last: dict[str, Any] = {}
+    for row in evals:
+        last[row["opponent"]] = row
+    rates = " ".join(f"vs {k} {r['win_rate']:.3f}" for k, r in last.items())
+    if last:
+        rates += f" (eval at {_si(max(r['timesteps'] for r in last.values()))})"
+    return (
+        f"{label} [{bar}] {_si(shown)}/{_si(total)} steps {rate:,.0f}/s eta {_duration(eta)}"
+        f" | {rates}"
+    ).rstrip(" |")
 
 
 class _Callback(BaseCallback):
@@ -572,6 +735,8 @@ class _Callback(BaseCallback):
         self.rollout_started = 0.0
         self.rollout_s = 0.0
         self.rollout_ended: float | None = None
+        # learner steps when the current rollout began; None outside a rollout
+        self.rollout_from: int | None = None
         self.deadline = (
             trainer.started + 60 * trainer.config.max_minutes - trainer.elapsed
             if trainer.config.max_minutes
@@ -583,6 +748,7 @@ class _Callback(BaseCallback):
         # synchronisation (and, on a busy machine, waits for a core).
         torch.set_num_threads(1)
         self.finish_update()
+        self.rollout_from = self.model.num_timesteps
         self.rollout_started = time.perf_counter()
 
     def finish_update(self) -> None:
@@ -602,6 +768,7 @@ class _Callback(BaseCallback):
         self.rollout_s = now - self.rollout_started
         self.trainer.timing["rollout"] += self.rollout_s
         self.rollout_ended = now
+        self.rollout_from = None
         torch.set_num_threads(self.trainer.next_update_threads())
 
     def _on_step(self) -> bool:

@@ -12,6 +12,11 @@ from typing import Any
 from cardzoo.agents import make_agent
 from cardzoo.envs import load
 
+#: Upper bounds of a tournament: far beyond any useful run, low enough that a typo (an extra
+#: digit or two) fails at once rather than running for days or forking thousands of processes.
+MAX_GAMES = 10**9
+MAX_WORKERS = 64
+
 
 @dataclass
 class AgentResult:
@@ -116,10 +121,12 @@ def run_tournament(
     Game ``g`` and its agents are seeded from ``(seed, g)`` alone, so the result does not depend
     on ``workers`` (the number of processes sharing the games).
     """
-    if games < 1:
-        raise ValueError(f"games must be >= 1, got {games}")
-    if workers < 1:
-        raise ValueError(f"workers must be >= 1, got {workers}")
+    if not 1 <= games <= MAX_GAMES:
+        raise ValueError(f"games must be >= 1 and at most {MAX_GAMES:,}, got {games}")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise ValueError(f"workers must be >= 1 and at most {MAX_WORKERS}, got {workers}")
+    if seed < 0:
+        raise ValueError(f"seed must be >= 0, got {seed}")
     module = load(game)
     config = dict(config or {})
     module.env(num_players=players, **config)  # fail fast on bad options, before any work
@@ -135,11 +142,13 @@ def run_tournament(
         [AgentResult(name, spec) for name, spec in zip(_labels(specs), specs)],
     )
     started = time.perf_counter()
-    chunk = max(1, min(50, games // (workers * 4) or 1))
-    jobs = [
+    # At most ~10,000 jobs, made lazily: a long tournament must not queue millions of jobs.
+    chunk = max(1, min(max(50, games // 10_000), games // (workers * 4) or 1))
+    jobs = (
         (game, specs, players, seed, config, g, min(g + chunk, games))
         for g in range(0, games, chunk)
-    ]
+    )
+    workers = min(workers, -(-games // chunk))  # no idle processes
     done = 0
     if workers == 1:
         partials = map(_play_games, jobs)
