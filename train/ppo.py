@@ -665,8 +665,9 @@ class Trainer:
             "update_s": round(self.timing["update"], 1),
             "other_s": round(self.timing["other"], 1),
             "final_eval": list(final.values()),
-            # the learner step of that evaluation: older than `timesteps` after Ctrl-C
-            "eval_timesteps": max((r["timesteps"] for r in final.values()), default=None),
+            # the learner step of that evaluation (of the oldest row, should a Ctrl-C have cut
+            # an evaluation short): older than `timesteps` after Ctrl-C
+            "eval_timesteps": min((r["timesteps"] for r in final.values()), default=None),
             "checkpoint": str(checkpoint_files(self.out)[-1]),
         }
 
@@ -694,6 +695,7 @@ def summary_table(summary: dict[str, Any]) -> str:
         lines.append(
             f"{r['opponent']:<12}{r['games']:>7}{r['wins']:>7}{r['draws']:>7}{r['losses']:>8}"
             f"{r['win_rate']:>10.3f}   [{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
+            + (f"   (at {r['timesteps']:,} steps)" if r["timesteps"] != at else "")
         )
     lines.append(f"checkpoint: {summary['checkpoint']}")
     if summary.get("plot"):

@@ -155,22 +155,34 @@ def run_tournament(
     else:
         import multiprocessing
 
-        pool = multiprocessing.get_context("spawn").Pool(workers)
+        pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_ignore_ctrl_c)
         partials = pool.imap_unordered(_play_games, jobs)
+    finished = False
     try:
         for part in partials:
             _merge(out, part)
             done += part["games"]
             if progress is not None:
                 progress(done, games)
+        finished = True
     finally:
         if workers > 1:
-            pool.close()
+            if finished:
+                pool.close()
+            else:  # Ctrl-C or an error: stop the workers now instead of finishing the queue
+                pool.terminate()
             pool.join()
     out.mean_turns /= games
     out.mean_steps /= games
     out.seconds = time.perf_counter() - started
     return out
+
+
+def _ignore_ctrl_c() -> None:
+    """Pool workers leave Ctrl-C to the parent, which stops them (no traceback per worker)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _play_games(job: tuple) -> dict[str, Any]:

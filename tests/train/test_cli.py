@@ -127,3 +127,14 @@ def test_eval_named_variant(capsys):
     assert "'variant': 'advanced'" in capsys.readouterr().out
     assert main([*argv, "--workers", "1", "--variant", "nonsense"]) == 2
     assert "unknown Beasty Bar variant" in capsys.readouterr().err
+
+
+def test_run_tournament_bounds():
+    from cardzoo.train.tournament import MAX_GAMES, MAX_WORKERS
+
+    with pytest.raises(ValueError, match="games must be >= 1 and at most 1,000,000,000"):
+        run_tournament("cubirds", ["random"], MAX_GAMES + 1, 2)
+    with pytest.raises(ValueError, match="workers must be >= 1 and at most 64"):
+        run_tournament("cubirds", ["random"], 2, 2, workers=MAX_WORKERS + 1)
+    with pytest.raises(ValueError, match="seed must be >= 0"):
+        run_tournament("cubirds", ["random"], 2, 2, seed=-1)

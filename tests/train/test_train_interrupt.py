@@ -132,3 +132,23 @@ def test_progress_lines_of_an_overshooting_run_stay_within_the_total(tmp_path):
     shown = re.findall(r"(\S+)/200 steps", log.getvalue())
     assert shown and shown[-1] == "200" and all(s != "256" for s in shown)
     assert "eta -" not in log.getvalue()
+
+
+def test_summary_table_marks_rows_of_an_evaluation_cut_short():
+    def row(opponent: str, timesteps: int) -> dict:
+        return {"opponent": opponent, "timesteps": timesteps, "games": 4, "wins": 2, "draws": 0,
+                "losses": 2, "win_rate": 0.5, "ci_low": 0.15, "ci_high": 0.85}  # fmt: skip
+
+    summary = {
+        "game": "beasty_bar", "players": 2, "timesteps": 3000, "interrupted": True,
+        "wall_s": 5.0, "learner_steps_per_s": 600.0, "rollout_s": 1.0, "update_s": 1.0,
+        "other_s": 1.0, "final_eval": [row("random", 3000), row("heuristic", 2048)],
+        "eval_timesteps": 2048, "checkpoint": "ckpt",
+    }  # fmt: skip
+    lines = summary_table(summary).splitlines()
+    assert lines[1] == (
+        "evaluation at 2,048 learner steps (952 steps before this checkpoint: not of the final "
+        "policy)"
+    )
+    assert lines[3].startswith("random") and lines[3].endswith("(at 3,000 steps)")
+    assert lines[4].startswith("heuristic") and "(at" not in lines[4]
