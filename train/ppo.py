@@ -426,6 +426,9 @@ class Trainer:
                 model.learn(
                     remaining, callback=callback, reset_num_timesteps=False, log_interval=None
                 )
+            unused = self._drop_unfinished_rollout(callback)  # the time budget ran out in one
+            if unused:
+                self._say(f"\ntime budget spent: {_unused_text(unused)}")
             torch.set_num_threads(1)
             callback.finish_update()
             if self.evals and self.evals[-1]["timesteps"] < model.num_timesteps:
@@ -448,17 +451,23 @@ class Trainer:
         (self.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
         return summary
 
+    def _drop_unfinished_rollout(self, callback: _Callback) -> int:
+        """A stop inside a rollout (Ctrl-C, the time budget): its decisions never reach an
+        update, so the step count goes back to the last update's. Returns the decisions
+        dropped."""
+        if callback.rollout_from is None:
+            return 0
+        unused = self.model.num_timesteps - callback.rollout_from
+        self.model.num_timesteps = callback.rollout_from
+        callback.rollout_from = None
+        return unused
+
     def _on_interrupt(self, callback: _Callback) -> None:
-        """Ctrl-C: keep what was learned. The decisions of an unfinished rollout never reached
-        an update, so the step count goes back to the last update's and the message says so."""
-        model = self.model
-        unused = 0
-        if callback.rollout_from is not None:
-            unused = model.num_timesteps - callback.rollout_from
-            model.num_timesteps = callback.rollout_from
-        text = f"\ninterrupted at {model.num_timesteps:,} learner steps"
+        """Ctrl-C: keep what was learned, in a checkpoint, and say what was not."""
+        unused = self._drop_unfinished_rollout(callback)
+        text = f"\ninterrupted at {self.model.num_timesteps:,} learner steps"
         if unused:
-            text += f" (the {unused:,} decisions of the unfinished rollout were not learned from)"
+            text += f" ({_unused_text(unused)})"
         self._say(text + ": writing a checkpoint")
         self._checkpoint()
 
@@ -790,6 +799,10 @@ class _Callback(BaseCallback):
             s[4] += episode["l"]
         self.trainer._progress()
         return time.perf_counter() < self.deadline
+
+
+def _unused_text(unused: int) -> str:
+    return f"the {unused:,} decisions of the unfinished rollout were not learned from"
 
 
 def _linear_schedule(start: float, end: float) -> Any:

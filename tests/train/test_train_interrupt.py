@@ -152,3 +152,19 @@ def test_summary_table_marks_rows_of_an_evaluation_cut_short():
     )
     assert lines[3].startswith("random") and lines[3].endswith("(at 3,000 steps)")
     assert lines[4].startswith("heuristic") and "(at" not in lines[4]
+
+
+def test_time_budget_inside_a_rollout_counts_only_learned_steps(tmp_path, monkeypatch):
+    original = ppo._Callback._on_step
+
+    def budget_spent(self):  # what the time budget does, at a step count known in advance
+        return original(self) and self.model.num_timesteps < 300
+
+    monkeypatch.setattr(ppo._Callback, "_on_step", budget_spent)
+    log = io.StringIO()
+    config = TrainConfig(game="beasty_bar", timesteps=4096, **TINY)
+    summary = Trainer(config, tmp_path, stream=log).run()
+    assert not summary["interrupted"] and summary["timesteps"] == 256  # 2 updates of 128
+    assert "time budget spent: the 44 decisions of the unfinished rollout" in log.getvalue()
+    assert load_checkpoint(tmp_path)["timesteps"] == 256
+    assert summary["eval_timesteps"] == 256  # the final evaluation is of the final policy
