@@ -370,6 +370,8 @@ class State(CachedLegalMoves, GameState):
         "draws",
         "discards",
         "logs",
+        "known_from",
+        "_beliefs",
         "reshuffled",
         "drawn_since",
         "totals",
@@ -441,6 +443,8 @@ class State(CachedLegalMoves, GameState):
         self.draws = [[], []]
         self.discards = [[0] * NUM_KINDS, [0] * NUM_KINDS]
         self.logs = [[], []]
+        self.known_from = [_NO_CHECKPOINT, _NO_CHECKPOINT]
+        self._beliefs: list[hidden.Belief | None] = [None, None]
         self.reshuffled = [[0] * NUM_KINDS, [0] * NUM_KINDS]
         self.drawn_since = [0, 0]
         for p in range(2):
@@ -586,6 +590,8 @@ class State(CachedLegalMoves, GameState):
             log.append((hidden.DRAW, len(hand) + len(state.aux[p])))
             log += [hidden.STASH_EVENT] * len(state.aux[p])
             state.logs.append(log)
+        state.known_from = [_NO_CHECKPOINT, _NO_CHECKPOINT]
+        state._beliefs = [None, None]
         state.reshuffled = [[0] * NUM_KINDS, [0] * NUM_KINDS]
         state.drawn_since = [sum(state.hands[p]) + len(state.aux[p]) for p in range(2)]
         state.totals = list(totals)
@@ -684,6 +690,8 @@ class State(CachedLegalMoves, GameState):
         new.draws = [d[:] for d in self.draws]
         new.discards = [d[:] for d in self.discards]
         new.logs = [g[:] for g in self.logs]
+        new.known_from = self.known_from[:]  # immutable pairs
+        new._beliefs = self._beliefs[:]  # beliefs are never changed, only replaced
         new.reshuffled = [r[:] for r in self.reshuffled]
         new.drawn_since = self.drawn_since[:]
         new.totals = self.totals[:]
@@ -768,18 +776,54 @@ class State(CachedLegalMoves, GameState):
         self._check_seat(player)
         rng = make_rng(rng)
         new = self.clone()
+        # Every unknown pool is put in a canonical (sorted) order before it is shuffled, so the
+        # sample depends on what the seat knows and on ``rng``, never on the true order.
         k = self.land_known
-        top = self.land_deck[k:]
+        top = sorted(self.land_deck[k:])
         new.land_deck = self.land_deck[:k] + [top[i] for i in rng.permutation(len(top))]
-        new.magic_way_down = [self.magic_way_down[i] for i in rng.permutation(5)]
-        own = self.draws[player]
+        down = sorted(self.magic_way_down)
+        new.magic_way_down = [down[i] for i in rng.permutation(len(down))]
+        own = sorted(self.draws[player])
         new.draws[player] = [own[i] for i in rng.permutation(len(own))]
         q = 1 - player
-        hand, aux, draw = hidden.sample_hidden(self.logs[q], rng)
+        belief = self.belief(q)
+        if belief.states is not None:
+            hand, aux, draw = belief.sample(rng)
+        else:  # too many label states (a large aux deck from several piles): search instead
+            hand, aux, draw = hidden.search_hidden(self.known_log(q), rng)
         new.hands[q], new.aux[q], new.draws[q] = hand, aux, draw
         new.rng = np.random.default_rng(int(rng.integers(2**63)))
         new._legal = None
         return new
+
+    def belief(self, seat: int) -> hidden.Belief:
+        """What the other seat knows of ``seat``'s hidden cards: the posterior of
+        ``hidden.Belief`` over its log from the last checkpoint (see :meth:`known_log`). Kept
+        between calls and shared by clones, it only takes in the events since it was last
+        used, so its cost does not grow with the length of the game."""
+        origin = self.known_from[seat]
+        belief = self._beliefs[seat]
+        if belief is None or belief.origin is not origin:
+            start, hand = origin
+            belief = hidden.Belief.start(hand, origin, start)
+        log = self.logs[seat]
+        if belief.consumed < len(log):
+            belief = belief.advance(log[belief.consumed :])
+            self._beliefs[seat] = belief
+        elif self._beliefs[seat] is not belief:
+            self._beliefs[seat] = belief
+        return belief
+
+    def known_log(self, seat: int) -> list[tuple]:
+        """The public event log of ``seat`` this race, shortened to what still matters: from
+        the last reshuffle at which its hand held all its hidden cards (draw pile and aux deck
+        empty), a log that starts with exactly that hand, then the events since. Every world
+        consistent with one is consistent with the other."""
+        start, hand = self.known_from[seat]
+        log = self.logs[seat]
+        if hand is None:
+            return log
+        return [(hidden.RESHUFFLE, hand), hidden.draw_event(sum(hand)), *log[start:]]
 
     @property
     def card_totals(self) -> list[int]:
@@ -1221,6 +1265,14 @@ class State(CachedLegalMoves, GameState):
                 if drawn:
                     log.append(hidden.draw_event(drawn))
                     drawn = 0
+                if not self.aux[p]:
+                    # Draw pile and aux deck empty: every hidden card is in the hand, and the
+                    # opponent knows which (the deck minus the face-up discard pile and Magic
+                    # Way row). A resampler may start here instead of at the race's start.
+                    row = self.magic_way_rows[p]
+                    deck = self.config.deck
+                    known = tuple(deck[k] - discard[k] - row.count(k) for k in range(NUM_KINDS))
+                    self.known_from[p] = (len(log), known)
                 cards = [k for k in range(NUM_KINDS) for _ in range(discard[k])]
                 pile[:] = [cards[i] for i in self.rng.permutation(len(cards))]
                 log.append((hidden.RESHUFFLE, tuple(discard)))
@@ -1273,6 +1325,10 @@ class State(CachedLegalMoves, GameState):
             self._legal = None
             return
         self._new_race(winner if t0 == t1 else int(t1 < t0))
+
+
+#: ``known_from`` of a seat before any checkpoint: resample from the start of the race's log.
+_NO_CHECKPOINT: tuple[int, tuple[int, ...] | None] = (0, None)
 
 
 def _land_type(x: Any) -> int:

@@ -15,23 +15,41 @@ event                  meaning
 ``(REARRANGE,)``       O2-A: the auxiliary deck put in an order the opponent does not see
 ``(NO_MATCH, t, top)`` ``joker_requires_no_match`` only: after a play with a joker pair, no
                        card of type ``t`` is left in the hand, and (``top``) the top auxiliary
-                       card is not one
+                       card is not one (the engine always logs ``top=True``: the rule looks at
+                       the card on top after the play)
 =====================  ===================================================================
 
-A world is consistent with the log if some order of each draw pile and some choice of the
-stashed cards explains every event. :func:`sample_hidden` builds one such explanation at random
-and returns the hidden cards it ends with.
+The model. Each draw pile is a uniformly random order of its known make-up. What the owner
+chooses unseen (which hand card to stash or play, the order O2-A gives) is treated as uniformly
+random among the cards it could be; the log then conditions on what was seen. A **world** is
+the hidden cards at the end; :class:`Belief` holds the exact posterior over worlds under this
+model, and :meth:`Belief.sample` draws one world from it.
 
-How: every card drawn is a **token** labelled with its *epoch* (which draw pile it came from)
-and the set of land types it is known not to be (``NO_MATCH``). Tokens of one epoch are
-interchangeable until revealed, because that pile's order was uniformly unknown; so the search
-only decides *which label* is stashed or revealed at each event (a depth-first search with a
-memo of dead ends). Each epoch's cards not yet revealed are then dealt at random to that epoch's
-unrevealed tokens (respecting the "not type t" marks) and, for the current pile, to the cards
-still in it.
+How. Every card drawn is a **token** labelled with its *epoch* (which draw pile it came from)
+and the set of land types it is known not to be (``NO_MATCH``). Tokens with one label are
+interchangeable, because their pile's order was uniformly unknown; so a belief is a weighted
+set of *label states* (which labels are in the hand, in each aux slot, and what each epoch has
+not yet revealed), each weight counting the card-level histories that lead to it. Each event
+maps every label state to its successors (a stash or a play of a hand card branches over the
+labels it could come from, weighted by how many tokens carry them); equal states merge, states
+that no card assignment completes are dropped. A sample picks a label state with probability
+proportional to its weight times the number of ways its epochs' unrevealed cards can be dealt
+to its tokens, then deals them uniformly among those ways. Everything is done in a canonical
+order, so a sample depends on the log and the rng only, never on the true cards.
+
+If the posterior needs more than ``MAX_STATES`` label states (a large aux deck holding cards
+of several draw piles), a belief gives way to the search fallback :func:`search_hidden`: a
+randomised depth-first search over the events that returns a consistent world, its choices
+among labels uniform rather than weighted (the method used for every sample before).
+
+A belief is updated event by event (:meth:`Belief.advance` returns a new one; old ones stay
+valid), so the engine keeps one per seat and pays only for the events since its last use.
 """
 
 from __future__ import annotations
+
+import math
+from functools import lru_cache
 
 import numpy as np
 from cardzoo.envs.odins_ravens.data import HAND_SIZE, NUM_KINDS, NUM_TYPES
@@ -57,6 +75,318 @@ def draw_event(n: int) -> tuple[int, int]:
     return _DRAW_EVENTS[n] if n < len(_DRAW_EVENTS) else (DRAW, n)
 
 
+Label = tuple[int, int]  # (epoch, bit mask of land types the card is known not to be)
+Counts = tuple[tuple[Label, int], ...]  # a bag of labels: sorted (label, count) pairs
+# An aux entry is a Label (one slot) or a Counts bag (slots O2-A put in an unseen order).
+# A label state: (current epoch, cards left in the draw pile, per-epoch kinds not yet revealed,
+# hand, aux entries bottom -> top). Plain tuples: hashable, cheap to copy.
+LabelState = tuple[int, int, tuple[tuple[int, ...], ...], Counts, tuple]
+
+
+class InconsistentLog(RuntimeError):
+    """No world explains the event log (a bug: the true world always does)."""
+
+
+def _bag_add(bag: Counts, label: Label, n: int = 1) -> Counts:
+    out = dict(bag)
+    out[label] = out.get(label, 0) + n
+    return tuple(sorted(out.items()))
+
+
+def _bag_take(bag: Counts, label: Label) -> Counts:
+    return tuple((lab, n - (lab == label)) for lab, n in bag if n - (lab == label))
+
+
+def _allowed(label: Label, kind: int) -> bool:
+    return kind >= NUM_TYPES or not label[1] >> kind & 1
+
+
+def _is_bag(entry: tuple) -> bool:
+    return bool(entry) and isinstance(entry[0], tuple)
+
+
+def _entry_labels(entry: tuple) -> Counts:
+    return entry if _is_bag(entry) else ((entry, 1),)
+
+
+def _with_pool(pools: tuple, epoch: int, kind: int) -> tuple:
+    pool = list(pools[epoch])
+    pool[kind] -= 1
+    return (*pools[:epoch], tuple(pool), *pools[epoch + 1 :])
+
+
+@lru_cache(maxsize=1 << 16)
+def _count(groups: tuple[tuple[int, int], ...], free: int, pool: tuple[int, ...]) -> int:
+    """Ways to deal the cards ``pool`` (counts per kind) to distinguishable places: ``free``
+    places that take any kind and, per ``(mask, size)`` group, ``size`` places that take no
+    land type in ``mask``. Cards of one kind are alike."""
+    if not groups:
+        if sum(pool) != free:
+            return 0
+        ways = math.factorial(free)
+        for n in pool:
+            ways //= math.factorial(n)
+        return ways
+    (mask, size), rest = groups[0], groups[1:]
+    smaller = ((mask, size - 1), *rest) if size > 1 else rest
+    total = 0
+    for k in range(NUM_KINDS):
+        if pool[k] and (k >= NUM_TYPES or not mask >> k & 1):
+            total += _count(smaller, free, (*pool[:k], pool[k] - 1, *pool[k + 1 :]))
+    return total
+
+
+def _epoch_places(state: LabelState, epoch: int) -> tuple[tuple[tuple[int, int], ...], int]:
+    """The unrevealed places of ``epoch``'s cards: masked groups and the count of free ones."""
+    current, undrawn, _pools, hand, aux = state
+    sizes: dict[int, int] = {}
+    for (e, mask), n in hand:
+        if e == epoch:
+            sizes[mask] = sizes.get(mask, 0) + n
+    for entry in aux:
+        for (e, mask), n in _entry_labels(entry):
+            if e == epoch:
+                sizes[mask] = sizes.get(mask, 0) + n
+    free = sizes.pop(0, 0) + (undrawn if epoch == current else 0)
+    return tuple(sorted(sizes.items())), free
+
+
+def _ways(state: LabelState, epoch: int) -> int:
+    groups, free = _epoch_places(state, epoch)
+    return _count(groups, free, state[2][epoch])
+
+
+def _masked(state: LabelState, epoch: int) -> bool:
+    """Whether some token of ``epoch`` carries a mask (only then can its deal fail)."""
+    return bool(_epoch_places(state, epoch)[0])
+
+
+def _successors(state: LabelState, event: tuple) -> list[tuple[LabelState, int]]:
+    """The label states one event leads to, each with its number of card-level choices."""
+    current, undrawn, pools, hand, aux = state
+    code = event[0]
+    out: list[tuple[LabelState, int]] = []
+    if code == RESHUFFLE:
+        if not undrawn:
+            out.append(((current + 1, sum(event[1]), (*pools, tuple(event[1])), hand, aux), 1))
+    elif code == DRAW:
+        n = event[1]
+        if n <= undrawn:
+            new_hand = _bag_add(hand, (current, 0), n) if n else hand
+            out.append(((current, undrawn - n, pools, new_hand, aux), 1))
+    elif code == STASH:
+        for label, n in hand:
+            out.append(((current, undrawn, pools, _bag_take(hand, label), (*aux, label)), n))
+    elif code == FROM_HAND:
+        kind = event[1]
+        for label, n in hand:
+            if _allowed(label, kind) and pools[label[0]][kind]:
+                new = (
+                    current,
+                    undrawn,
+                    _with_pool(pools, label[0], kind),
+                    _bag_take(hand, label),
+                    aux,
+                )
+                if not _masked(new, label[0]) or _ways(new, label[0]):
+                    out.append((new, n))
+    elif code == FROM_AUX:
+        kind = event[1]
+        if aux:
+            top = aux[-1]
+            for label, n in _entry_labels(top):
+                if _allowed(label, kind) and pools[label[0]][kind]:
+                    rest = _bag_take(top, label) if _is_bag(top) else ()
+                    new_aux = (*aux[:-1], rest) if rest else aux[:-1]
+                    new = (current, undrawn, _with_pool(pools, label[0], kind), hand, new_aux)
+                    if not _masked(new, label[0]) or _ways(new, label[0]):
+                        out.append((new, n))
+    elif code == REARRANGE:
+        bag: Counts = ()
+        for entry in aux:
+            for label, n in _entry_labels(entry):
+                bag = _bag_add(bag, label, n)
+        out.append(((current, undrawn, pools, hand, (bag,) if bag else ()), 1))
+    elif code == NO_MATCH:
+        bit = 1 << event[1]
+        new_hand: Counts = ()
+        for (e, mask), n in hand:
+            new_hand = _bag_add(new_hand, (e, mask | bit), n)
+        tops: list[tuple[tuple, int]] = [(aux, 1)]
+        if event[2] and aux:
+            top = aux[-1]
+            tops = []
+            for (e, mask), n in _entry_labels(top):
+                rest = _bag_take(top, (e, mask)) if _is_bag(top) else ()
+                below = (*aux[:-1], rest) if rest else aux[:-1]
+                tops.append(((*below, (e, mask | bit)), n))
+        for new_aux, n in tops:
+            new = (current, undrawn, pools, new_hand, new_aux)
+            if all(_ways(new, e) for e in range(len(pools)) if _masked(new, e)):
+                out.append((new, n))
+    else:
+        raise ValueError(f"unknown event {event!r}")
+    return out
+
+
+_START: LabelState = (-1, 0, (), (), ())
+#: Beyond this many label states a belief gives way to the search fallback (``states`` None).
+MAX_STATES = 400
+
+
+class Belief:
+    """The exact posterior over a seat's hidden cards given a prefix of its event log: label
+    states with weights (floats, rescaled so the largest is 1). Treat as immutable."""
+
+    __slots__ = ("states", "weights", "origin", "consumed", "_cumulative")
+
+    def __init__(
+        self,
+        states: list[LabelState] | None,
+        weights: list[float] | None,
+        origin: object,
+        consumed: int,
+    ) -> None:
+        self.states = states
+        self.weights = weights
+        self.origin = origin  # what the log was shortened from (see ``State.known_from``)
+        self.consumed = consumed  # events of the seat's log already taken in
+        self._cumulative: np.ndarray | None = None
+
+    @classmethod
+    def start(
+        cls, hand: tuple[int, ...] | None = None, origin: object = None, at: int = 0
+    ) -> Belief:
+        """Before any event; or (``hand`` given) when the hand is known to hold exactly these
+        cards and the draw pile and aux deck are empty, at event ``at`` of the log."""
+        belief = cls([_START], [1.0], origin, 0)
+        if hand is not None:
+            belief = belief.advance([(RESHUFFLE, tuple(hand)), (DRAW, sum(hand))])
+        belief.consumed = at
+        return belief
+
+    def advance(self, events: list[tuple]) -> Belief:
+        """The belief after ``events`` more events of the log."""
+        states, weights = self.states, self.weights
+        if states is None:  # overflowed before: the search fallback takes over
+            return Belief(None, None, self.origin, self.consumed + len(events))
+        for event in events:
+            merged: dict[LabelState, float] = {}
+            for state, weight in zip(states, weights):
+                for new, n in _successors(state, event):
+                    merged[new] = merged.get(new, 0.0) + weight * n
+            if not merged:
+                raise InconsistentLog(f"no world explains the event log at {event!r}")
+            if len(merged) > MAX_STATES:
+                return Belief(None, None, self.origin, self.consumed + len(events))
+            top = max(merged.values())
+            states = list(merged)
+            weights = [w / top for w in merged.values()]
+        return Belief(states, weights, self.origin, self.consumed + len(events))
+
+    def _final_weights(self) -> np.ndarray:
+        if self._cumulative is None:
+            final = []
+            for state, weight in zip(self.states, self.weights):
+                ways = 1.0
+                for epoch in range(len(state[2])):
+                    if any(state[2][epoch]) or epoch == state[0]:
+                        ways *= float(_ways(state, epoch))
+                final.append(weight * ways)
+            cumulative = np.cumsum(final)
+            if not cumulative[-1] > 0:
+                raise InconsistentLog("no world completes the event log")
+            self._cumulative = cumulative / cumulative[-1]
+        return self._cumulative
+
+    def sample(self, rng: np.random.Generator) -> tuple[list[int], list[int], list[int]]:
+        """One world: (hand counts per kind, aux deck bottom -> top, draw pile bottom -> top)."""
+        cumulative = self._final_weights()
+        i = min(int(np.searchsorted(cumulative, rng.random(), side="right")), len(cumulative) - 1)
+        return _deal_state(self.states[i], rng)
+
+
+def _deal_state(
+    state: LabelState, rng: np.random.Generator
+) -> tuple[list[int], list[int], list[int]]:
+    """Deal every epoch's unrevealed cards uniformly among the ways its tokens allow."""
+    current, undrawn, pools, hand, aux = state
+    # Places in a fixed order: hand labels (sorted), aux entries bottom -> top, the draw pile.
+    places: list[tuple[str, int, Label]] = []
+    for label, n in hand:
+        places += [("hand", 0, label)] * n
+    for i, entry in enumerate(aux):
+        for label, n in _entry_labels(entry):
+            places += [("aux", i, label)] * n
+    places += [("draw", 0, (current, 0))] * undrawn
+    kinds = [-1] * len(places)
+    for epoch, pool in enumerate(pools):
+        mine = [j for j, place in enumerate(places) if place[2][0] == epoch]
+        if not mine:
+            continue
+        left = list(pool)
+        masked = [j for j in mine if places[j][2][1]]
+        free = [j for j in mine if not places[j][2][1]]
+        # Masked places one by one, each kind with the share of deals it leaves open...
+        for n, j in enumerate(masked):
+            sizes: dict[int, int] = {}
+            for jj in masked[n + 1 :]:
+                sizes[places[jj][2][1]] = sizes.get(places[jj][2][1], 0) + 1
+            groups = tuple(sorted(sizes.items()))
+            options = []
+            for k in range(NUM_KINDS):
+                if left[k] and _allowed(places[j][2], k):
+                    left[k] -= 1
+                    options.append((k, _count(groups, len(free), tuple(left))))
+                    left[k] += 1
+            total = sum(w for _, w in options)
+            r = rng.random() * total  # counts can pass 2**63: drawn as a float share
+            k = options[-1][0]
+            for kind, w in options:
+                if r < w:
+                    k = kind
+                    break
+                r -= w
+            kinds[j] = k
+            left[k] -= 1
+        # ... then the free places: a uniformly random order of what is left.
+        cards = [k for k in range(NUM_KINDS) for _ in range(left[k])]
+        for j, c in zip(free, rng.permutation(len(cards))):
+            kinds[j] = cards[c]
+    hand_counts = [0] * NUM_KINDS
+    entries: list[list[int]] = [[] for _ in aux]
+    draw: list[int] = []
+    for (zone, i, _), k in zip(places, kinds):
+        if zone == "hand":
+            hand_counts[k] += 1
+        elif zone == "aux":
+            entries[i].append(k)
+        else:
+            draw.append(k)
+    out_aux: list[int] = []
+    for entry, block in zip(aux, entries):
+        if _is_bag(entry):  # a rearranged deck lies in an order nobody but the owner saw
+            block = [block[j] for j in rng.permutation(len(block))]
+        out_aux += block
+    return hand_counts, out_aux, draw
+
+
+def sample_hidden(
+    log: list[tuple], rng: np.random.Generator
+) -> tuple[list[int], list[int], list[int]]:
+    """One world consistent with ``log``: (hand counts per kind, aux deck bottom -> top, draw
+    pile bottom -> top), from the posterior (:class:`Belief`), or by the search fallback when
+    the posterior has too many label states. Raises :class:`InconsistentLog` if none exists."""
+    belief = Belief.start().advance(log)
+    return belief.sample(rng) if belief.states is not None else search_hidden(log, rng)
+
+
+# ---------------------------------------------------------------------------------------------
+# The search fallback: a large auxiliary deck of cards from several draw piles can give the
+# exact posterior more than MAX_STATES label states. Then a world is found by a randomised
+# depth-first search over the log's events instead (every world it returns is consistent with
+# the log; its choices among labels are uniform, not weighted by the posterior).
+
 #: The search restarts with a fresh random order after this many steps beyond one per event
 #: (randomised depth-first searches have heavy tails: an unlucky early choice can hide a dead
 #: end deep down) ...
@@ -64,14 +394,9 @@ RESTART_STEPS = 1000
 #: ... and gives up after this many restarts (never reached in tests).
 MAX_RESTARTS = 200
 
-Label = tuple[int, int]  # (epoch, bit mask of land types the card is known not to be)
 # An aux slot is (epoch, mask, kind it is revealed as later in the log, or -1); a dict of labels
 # is a bag: slots rearranged by O2-A, in an order the opponent did not see.
 Slot = tuple[int, int, int]
-
-
-class InconsistentLog(RuntimeError):
-    """No world explains the event log (a bug: the true world always does)."""
 
 
 def reveals_of_stashes(log: list[tuple]) -> list[int]:
@@ -332,11 +657,10 @@ def _finish(s: _Search, rng: np.random.Generator) -> tuple[list[int], list[int],
     return hand, aux, draw
 
 
-def sample_hidden(
+def search_hidden(
     log: list[tuple], rng: np.random.Generator
 ) -> tuple[list[int], list[int], list[int]]:
-    """One world consistent with ``log``: (hand counts per kind, aux deck bottom -> top,
-    draw pile bottom -> top). Raises :class:`InconsistentLog` if none is found."""
+    """One world consistent with ``log`` found by a randomised search (the fallback)."""
     for _ in range(MAX_RESTARTS):
         result = _search(log, rng, len(log) + RESTART_STEPS)
         if result is not None:
