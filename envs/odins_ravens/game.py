@@ -770,9 +770,10 @@ class State(CachedLegalMoves, GameState):
 
     def determinize(self, player: int, rng: np.random.Generator | int | None = None) -> State:
         """A clone where everything ``player`` cannot see is resampled consistently with what
-        they have seen: the opponent's hand, auxiliary deck and draw pile (see ``hidden.py``),
-        the order of ``player``'s own draw pile, the unseen part of the land deck, the face-down
-        Magic Way cards, and the RNG."""
+        they have seen: the opponent's hand, auxiliary deck and draw pile (drawn from the
+        posterior of :meth:`belief`, see ``hidden.py``), the order of ``player``'s own draw
+        pile, the unseen part of the land deck, the face-down Magic Way cards, and the RNG.
+        The result depends on what ``player`` knows and on ``rng`` only."""
         self._check_seat(player)
         rng = make_rng(rng)
         new = self.clone()
