@@ -161,8 +161,11 @@ def _masked(state: LabelState, epoch: int) -> bool:
     return bool(_epoch_places(state, epoch)[0])
 
 
-def _successors(state: LabelState, event: tuple) -> list[tuple[LabelState, int]]:
-    """The label states one event leads to, each with its number of card-level choices."""
+def _successors(
+    state: LabelState, event: tuple, masks: bool = True
+) -> list[tuple[LabelState, int]]:
+    """The label states one event leads to, each with its number of card-level choices.
+    ``masks`` False: no token carries a mask yet, so no deal can fail (checks skipped)."""
     current, undrawn, pools, hand, aux = state
     code = event[0]
     out: list[tuple[LabelState, int]] = []
@@ -188,7 +191,7 @@ def _successors(state: LabelState, event: tuple) -> list[tuple[LabelState, int]]
                     _bag_take(hand, label),
                     aux,
                 )
-                if not _masked(new, label[0]) or _ways(new, label[0]):
+                if not masks or not _masked(new, label[0]) or _ways(new, label[0]):
                     out.append((new, n))
     elif code == FROM_AUX:
         kind = event[1]
@@ -199,7 +202,7 @@ def _successors(state: LabelState, event: tuple) -> list[tuple[LabelState, int]]
                     rest = _bag_take(top, label) if _is_bag(top) else ()
                     new_aux = (*aux[:-1], rest) if rest else aux[:-1]
                     new = (current, undrawn, _with_pool(pools, label[0], kind), hand, new_aux)
-                    if not _masked(new, label[0]) or _ways(new, label[0]):
+                    if not masks or not _masked(new, label[0]) or _ways(new, label[0]):
                         out.append((new, n))
     elif code == REARRANGE:
         bag: Counts = ()
@@ -238,7 +241,7 @@ class Belief:
     """The exact posterior over a seat's hidden cards given a prefix of its event log: label
     states with weights (floats, rescaled so the largest is 1). Treat as immutable."""
 
-    __slots__ = ("states", "weights", "origin", "consumed", "_cumulative")
+    __slots__ = ("states", "weights", "origin", "consumed", "masks", "_cumulative")
 
     def __init__(
         self,
@@ -246,8 +249,10 @@ class Belief:
         weights: list[float] | None,
         origin: object,
         consumed: int,
+        masks: bool = False,
     ) -> None:
         self.states = states
+        self.masks = masks  # some NO_MATCH event was taken in (tokens may carry masks)
         self.weights = weights
         self.origin = origin  # what the log was shortened from (see ``State.known_from``)
         self.consumed = consumed  # events of the seat's log already taken in
@@ -270,10 +275,12 @@ class Belief:
         states, weights = self.states, self.weights
         if states is None:  # overflowed before: the search fallback takes over
             return Belief(None, None, self.origin, self.consumed + len(events))
+        masks = self.masks
         for event in events:
+            masks = masks or event[0] == NO_MATCH
             merged: dict[LabelState, float] = {}
             for state, weight in zip(states, weights):
-                for new, n in _successors(state, event):
+                for new, n in _successors(state, event, masks):
                     merged[new] = merged.get(new, 0.0) + weight * n
             if not merged:
                 raise InconsistentLog(f"no world explains the event log at {event!r}")
@@ -282,7 +289,7 @@ class Belief:
             top = max(merged.values())
             states = list(merged)
             weights = [w / top for w in merged.values()]
-        return Belief(states, weights, self.origin, self.consumed + len(events))
+        return Belief(states, weights, self.origin, self.consumed + len(events), masks)
 
     def _final_weights(self) -> np.ndarray:
         if self._cumulative is None:
