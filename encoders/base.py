@@ -143,6 +143,14 @@ class Encoder(ABC):
     #: ``np.int8`` (small counts: cheapest) or ``np.float32``.
     dtype: type = np.float32
 
+    #: True when :meth:`mask` is this base class's (action ids are move ids, legal = 1); set
+    #: per subclass. :meth:`mask_to` then writes the legal ids straight into the row.
+    mask_is_legal_ids: bool = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.mask_is_legal_ids = cls.mask is Encoder.mask
+
     def __init__(self, config: Any, moves: Sequence[Any], move_index: dict[Any, int]) -> None:
         self.config = config
         self.num_players: int = config.num_players
@@ -216,6 +224,17 @@ class Encoder(ABC):
         self.encode_into(state, player, buf)
         return vec.copy()
 
+    def encode_to(self, state: Any, player: int, out: np.ndarray) -> np.ndarray:
+        """Write the observation of ``state`` for seat ``player`` into ``out`` (a vector of
+        length ``self.size``, e.g. one row of a batch array) and return ``out``.
+
+        The batched envs use it to fill preallocated ``(K, size)`` arrays without a copy each.
+        """
+        buf, vec = self.layout.zeroed_buffer()
+        self.encode_into(state, player, buf)
+        out[:] = vec
+        return out
+
     @abstractmethod
     def encode_into(self, state: Any, player: int, buf: array.array | bytearray) -> None:
         """Write the observation into the zeroed buffer ``buf`` (length ``self.size``)."""
@@ -240,6 +259,17 @@ class Encoder(ABC):
             for a in state.legal_move_ids():
                 mask[a] = 1
         return np.frombuffer(mask, dtype=np.int8)
+
+    def mask_to(self, state: Any, out: np.ndarray) -> np.ndarray:
+        """Write :meth:`mask` of ``state`` into ``out`` (an int8 vector of length
+        ``num_actions``, e.g. one row of a batch array) and return ``out``."""
+        if self.mask_is_legal_ids:  # no temporary mask: set the legal ids in place
+            out.fill(0)
+            if not state.terminal:
+                out[state.legal_move_ids()] = 1
+        else:
+            out[:] = self.mask(state)
+        return out
 
     # -- actions --------------------------------------------------------------------------------
 

@@ -17,6 +17,14 @@ from typing import Any
 
 import numpy as np
 from cardzoo.envs.core import IllegalMoveError
+from cardzoo.envs.outcome import (
+    END_ILLEGAL_ACTION,
+    END_TRUNCATED,
+    ENV_END_REASONS,
+    REWARD_MODES,
+    Outcome,
+    outcome,
+)
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
@@ -54,12 +62,12 @@ class RenderModeError(ValueError, TypeError):
 
 
 ILLEGAL_ACTION_MODES = ("raise", "terminate")
-REWARD_MODES = ("win_loss", "score")
 OBS_DTYPES = ("int8", "float32")
 #: Options of the env itself (every other keyword is a rule option of the game's ``Config``).
 ENV_OPTIONS = ("encoder", "render_mode", "illegal_action", "reward", "obs_dtype", "variant")
-#: End reasons the env adds after the engine's ``END_REASONS`` (see ``CardGameEnv.end_reasons``).
-ENV_END_REASONS = ("illegal_action", "truncated")
+# REWARD_MODES and ENV_END_REASONS (the end reasons the env adds after the engine's
+# ``END_REASONS``) are defined with the outcome in cardzoo.envs.outcome and importable from here.
+
 #: Attributes that ``reset()`` sets (PettingZoo's per-game state); reading one before the first
 #: ``reset()`` raises :class:`ResetRequiredAttributeError`.
 EPISODE_ATTRIBUTES = frozenset(
@@ -158,7 +166,8 @@ class CardGameEnv(AECEnv, EzPickle):
 
     ``infos[agent]`` has the same keys at every step: ``"winners"``, an int8 0/1 vector over seats
     (all 0 until the game ends), and ``"end_reason"``, an index into ``env.end_reasons`` (-1 while
-    the game goes on).
+    the game goes on). Once the game is over, :meth:`outcome` gives the same by name, with the
+    rewards, the teams and each seat's result; :meth:`seat_of` maps an agent to its seat.
 
     Before the first ``reset()``, every method that reads the game (``step``, ``observe``,
     ``last``, ``state``, ``render``, ``legal_actions``, ``view``, ...) raises
@@ -211,6 +220,7 @@ class CardGameEnv(AECEnv, EzPickle):
         self.max_turns: int = self.config.max_turns
         #: What ``infos[agent]["end_reason"]`` indexes: the engine's reasons, then the env's.
         self.end_reasons: tuple[str, ...] = (*game.state_cls.END_REASONS, *ENV_END_REASONS)
+        self._truncated_index = self.end_reasons.index(END_TRUNCATED)
         # None when observations are the encoder's own dtype (no cast on the hot path).
         self._cast = None if obs_dtype == np.dtype(self.encoder.dtype).name else np.dtype(obs_dtype)
         obs_type = np.dtype(obs_dtype).type
@@ -252,6 +262,7 @@ class CardGameEnv(AECEnv, EzPickle):
         self._rng: np.random.Generator | None = None
         self._mask: np.ndarray | None = None  # mask of the agent to act, built lazily
         self._move_count = 0  # engine moves applied through step(): detects outside changes
+        self._outcome: Outcome | None = None  # set when the game ends
 
     # -- spaces ---------------------------------------------------------------------------------
 
@@ -298,6 +309,7 @@ class CardGameEnv(AECEnv, EzPickle):
             a: {"winners": np.zeros(n, dtype=np.int8), "end_reason": -1} for a in self.agents
         }
         self._mask = None
+        self._outcome = None
         self.agent_selection = self.agents[self.game_state.current_player]
         if self.render_mode == "human":
             self.render()
@@ -342,7 +354,8 @@ class CardGameEnv(AECEnv, EzPickle):
         if state.terminal:
             self._end_game()
         elif state.truncated:
-            reason = len(self.end_reasons) - 1  # "truncated"
+            self._outcome = outcome(state, self.reward_mode)
+            reason = self._truncated_index
             for a in self.agents:
                 self.truncations[a] = True
                 self.infos[a]["end_reason"] = reason
@@ -436,10 +449,7 @@ class CardGameEnv(AECEnv, EzPickle):
         """
         if self.game_state is None:
             raise reset_required("render_for()")
-        seat = self._seat.get(agent)
-        if seat is None:
-            raise ValueError(f"unknown agent {agent!r}; agents: {self.possible_agents}")
-        return self.game_state.render_for(seat)
+        return self.game_state.render_for(self.seat_of(agent))
 
     def agent_iter(self, max_iter: int = 2**63) -> Any:
         """PettingZoo's agent iterator; refused before ``reset()`` (it would yield nothing)."""
@@ -467,6 +477,21 @@ class CardGameEnv(AECEnv, EzPickle):
 
     # -- helpers for agents and humans ----------------------------------------------------------
 
+    def seat_of(self, agent: str) -> int:
+        """The seat index (0..N-1, the engine's player number) of ``agent``, e.g. ``"player_1"``
+        -> 1. Raises ``ValueError`` for a name that is not one of ``possible_agents``."""
+        seat = self._seat.get(agent)
+        if seat is None:
+            raise ValueError(f"unknown agent {agent!r}; agents: {self.possible_agents}")
+        return seat
+
+    def outcome(self) -> Outcome | None:
+        """How the current game ended (rewards, winners, teams, results, end reason by name),
+        or ``None`` while it goes on. See :mod:`cardzoo.envs.outcome`."""
+        if self.game_state is None:
+            raise reset_required("outcome()")
+        return self._outcome
+
     def legal_actions(self) -> list[int]:
         """Legal action ids for the agent to act (empty once the game is over)."""
         if self.game_state is None:
@@ -477,10 +502,7 @@ class CardGameEnv(AECEnv, EzPickle):
         """The engine's readable record of what ``agent`` may see (``State.view``)."""
         if self.game_state is None:
             raise reset_required("view()")
-        seat = self._seat.get(agent)
-        if seat is None:
-            raise ValueError(f"unknown agent {agent!r}; agents: {self.possible_agents}")
-        return self.game_state.view(seat)
+        return self.game_state.view(self.seat_of(agent))
 
     def action_to_move(self, action: int) -> Any:
         """The move an action id stands for (its ``str()`` reads like the rulebook)."""
@@ -519,35 +541,20 @@ class CardGameEnv(AECEnv, EzPickle):
         )
 
     def _end_game(self) -> None:
-        state = self.game_state
-        n = state.num_players
-        if self.reward_mode == "score":
-            scores = state.scores()
-            total = sum(scores)
-            values = [s - (total - s) / (n - 1) for s in scores]
-        else:
-            values = _win_loss(state.winners(), n)
-        winners = np.zeros(n, dtype=np.int8)
-        winners[list(state.winners())] = 1
-        reason = self.end_reasons.index(state.end_reason)
-        for a, v in zip(self.possible_agents, values):
-            self.rewards[a] = float(v)
+        self._outcome = result = outcome(self.game_state, self.reward_mode)
+        winners = result.winners_vector()
+        reason = self.end_reasons.index(result.end_reason)
+        for a, v in zip(self.possible_agents, result.rewards):
+            self.rewards[a] = v
             self.terminations[a] = True
             self.infos[a] = {"winners": winners.copy(), "end_reason": reason}
         self._accumulate_rewards()
 
     def _end_for_illegal(self, agent: str) -> None:
-        reason = self.end_reasons.index("illegal_action")
+        self._outcome = result = Outcome.illegal_action(self.game_state, self._seat[agent])
+        reason = self.end_reasons.index(END_ILLEGAL_ACTION)
         for a in self.agents:
-            self.rewards[a] = -1.0 if a == agent else 0.0
+            self.rewards[a] = result.rewards[self._seat[a]]
             self.terminations[a] = True
             self.infos[a]["end_reason"] = reason
         self._accumulate_rewards()
-
-
-def _win_loss(winners: tuple[int, ...], n: int) -> list[float]:
-    """Winners share +1, losers share -1; nobody or everybody winning is a draw (all 0)."""
-    k = len(winners)
-    if k == 0 or k == n:
-        return [0.0] * n
-    return [1.0 / k if q in winners else -1.0 / (n - k) for q in range(n)]

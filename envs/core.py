@@ -29,6 +29,8 @@ A rules engine lives in ``envs/<game>/`` and imports nothing from RL libraries. 
       fast path the env uses after its own legality check;
     - ``winners() -> tuple[int, ...]`` once terminal (empty tuple = nobody won, e.g. a draw);
     - ``scores() -> tuple[float, ...]``, the game's own score per player, where it has one;
+    - ``teams() -> tuple[tuple[int, ...], ...]``: the sides sharing a result (:class:`GameState`
+      gives one per seat; a game with partnerships overrides it);
     - ``clone()``: a cheap, independent copy (including the RNG state);
     - ``view(player)``: a read-only record of everything that player may see and nothing else
       (rules spec, section "Information");
@@ -82,6 +84,14 @@ class GameState:
     def truncated(self) -> bool:
         """Whether the game was cut by ``config.max_turns`` (never true once it has ended)."""
         return not self.terminal and self.turn >= self.config.max_turns
+
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """The sides of the game, each a tuple of seats that share one result (ascending).
+
+        By default every seat plays alone; a game with partnerships overrides it. Read by
+        :func:`cardzoo.envs.outcome.outcome` for team results.
+        """
+        return tuple((q,) for q in range(self.num_players))
 
     def legal_moves(self) -> list[Any]:
         """The legal moves for the current player."""

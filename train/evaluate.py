@@ -3,8 +3,9 @@
 Many games are played side by side; in each round the policy decides for every game where it is
 to move in one forward pass, and each opponent for its group of games. Game ``g`` is dealt from
 ``(seed, g)`` alone and the policy sits in seat ``g % N``, so every evaluation of a run sees the
-same deals and the same seat balance. Outcomes are counted as in tournaments: a *win* is being the
-only winner; a *draw* is a shared victory, a game nobody won, or a truncated game.
+same deals and the same seat balance. Outcomes are counted as in tournaments
+(:class:`~cardzoo.train.tournament.WinDrawLoss`): a *win* is being the only winner; a *draw* is a
+shared victory, a game nobody won, or a truncated game.
 """
 
 from __future__ import annotations
@@ -15,30 +16,23 @@ from typing import Any
 import numpy as np
 from cardzoo.agents.policy import NumpyActor
 from cardzoo.envs import load
+from cardzoo.envs.outcome import outcome
 from cardzoo.train.opponents import PolicyOpponent, Table, state_factory
 from cardzoo.train.pool import OpponentPool
-from cardzoo.train.tournament import wilson_interval
+from cardzoo.train.tournament import WinDrawLoss
 
 #: Games for a 95% interval of at most +-5 points at any win rate (1.96^2 / (4 * 0.05^2) = 385).
 DEFAULT_EVAL_GAMES = 400
 
 
 @dataclass
-class EvalResult:
+class EvalResult(WinDrawLoss):
     opponent: str
     games: int
     wins: int
     draws: int
     losses: int
     mean_length: float  # learner decisions per game
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        return wilson_interval(self.wins, self.games)
 
     def to_dict(self) -> dict[str, Any]:
         low, high = self.interval
@@ -104,14 +98,7 @@ def evaluate(
         for t in active:
             state = t.state
             if state.terminal or state.truncated:
-                winners = state.winners() if state.terminal else ()
-                result.games += 1
-                if winners == (t.learner,):
-                    result.wins += 1
-                elif t.learner in winners or not winners:
-                    result.draws += 1
-                else:
-                    result.losses += 1
+                result.count(outcome(state).result(t.learner))
                 t = start()
             if t is not None:
                 still.append(t)

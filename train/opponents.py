@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 from cardzoo.agents import make_agent
 from cardzoo.agents.policy import NumpyActor
-from cardzoo.encoders.base import Encoder
 
 
 class Table:
@@ -155,27 +154,10 @@ class PolicyOpponent(Opponent):
         obs, masks = self._obs[:g], self._masks[:g]
         for i, t in enumerate(tables):
             state = t.state
-            obs[i] = encode(encoder, state, state.current_player)
-            fill_mask(encoder, state, masks[i])
+            encoder.encode_to(state, state.current_player, obs[i])
+            encoder.mask_to(state, masks[i])
         rngs = None if self.deterministic else [t.rng for t in tables]
         return self.actor.act(obs, masks, rngs, self.deterministic)
-
-
-def fill_mask(encoder: Any, state: Any, row: np.ndarray) -> None:
-    """Write the legal-action mask of ``state`` into ``row`` (an int8 view of a batch array)."""
-    if type(encoder).mask is Encoder.mask:  # action ids are move ids: skip the temporary mask
-        row.fill(0)
-        if not state.terminal:
-            row[state.legal_move_ids()] = 1
-    else:
-        row[:] = encoder.mask(state)
-
-
-def encode(encoder: Any, state: Any, seat: int) -> np.ndarray:
-    """The observation of ``seat`` in the encoder's shared vector (valid until the next call)."""
-    buf, vec = encoder.layout.zeroed_buffer()
-    encoder.encode_into(state, seat, buf)
-    return vec
 
 
 def state_factory(module: Any, config: Any) -> Any:

@@ -11,6 +11,7 @@ from typing import Any
 
 from cardzoo.agents import make_agent
 from cardzoo.envs import load
+from cardzoo.envs.outcome import DRAW, LOSS, RESULTS, WIN
 
 #: Upper bounds of a tournament: far beyond any useful run, low enough that a typo (an extra
 #: digit or two) fails at once rather than running for days or forking thousands of processes.
@@ -18,17 +19,29 @@ MAX_GAMES = 10**9
 MAX_WORKERS = 64
 
 
-@dataclass
-class AgentResult:
-    """One lineup entry's record: a *win* is being the only winner; a *draw* is a shared
-    victory, a game nobody won, or a truncated game."""
+class WinDrawLoss:
+    """Win/draw/loss counts of one player, as tournaments and evaluation keep them.
 
-    name: str
-    spec: str
-    games: int = 0
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
+    Results come from :meth:`cardzoo.envs.outcome.Outcome.result`: a *win* is being the only
+    winner; a *draw* is a shared victory, a game nobody won, or a truncated game.
+    """
+
+    games: int
+    wins: int
+    draws: int
+    losses: int
+
+    def count(self, result: str, times: int = 1) -> None:
+        """Add ``times`` games ending in ``result`` (``"win"``, ``"draw"`` or ``"loss"``)."""
+        if result == WIN:
+            self.wins += times
+        elif result == DRAW:
+            self.draws += times
+        elif result == LOSS:
+            self.losses += times
+        else:
+            raise ValueError(f"unknown result {result!r}; expected one of {RESULTS}")
+        self.games += times
 
     @property
     def win_rate(self) -> float:
@@ -37,6 +50,18 @@ class AgentResult:
     @property
     def interval(self) -> tuple[float, float]:
         return wilson_interval(self.wins, self.games)
+
+
+@dataclass
+class AgentResult(WinDrawLoss):
+    """One lineup entry's record (counted as :class:`WinDrawLoss` says)."""
+
+    name: str
+    spec: str
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         low, high = self.interval
@@ -206,33 +231,26 @@ def _play_games(job: tuple) -> dict[str, Any]:
             for i, spec in enumerate(specs)
         ]
         slot_of_seat = {(i + g) % players: i for i in range(players)}
-        seats = env.unwrapped._seat
+        unwrapped = env.unwrapped
         for agent_id in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
             if term or trunc:
                 env.step(None)
                 continue
-            seat = seats[agent_id]
+            seat = unwrapped.seat_of(agent_id)
             action = agents[slot_of_seat[seat]].act(
                 obs["observation"], obs["action_mask"], state=env.unwrapped.game_state, player=seat
             )
             env.step(action)
             part["steps"] += 1
-        state = env.unwrapped.game_state
-        part["turns"] += state.turn
-        winners = state.winners() if state.terminal else ()
-        if not state.terminal:
+        part["turns"] += unwrapped.game_state.turn
+        result = unwrapped.outcome()
+        if result.truncated:
             part["truncated"] += 1
-        reason = str(state.end_reason) if state.terminal else "truncated"
+        reason = result.end_reason
         part["reasons"][reason] = part["reasons"].get(reason, 0) + 1
         for seat in range(players):
-            record = part["records"][slot_of_seat[seat]]
-            if len(winners) == 1 and winners[0] == seat:
-                record[0] += 1
-            elif seat in winners or not winners:
-                record[1] += 1
-            else:
-                record[2] += 1
+            part["records"][slot_of_seat[seat]][RESULTS.index(result.result(seat))] += 1
     return part
 
 
@@ -242,11 +260,9 @@ def _merge(out: TournamentResult, part: dict[str, Any]) -> None:
     out.truncated += part["truncated"]
     for reason, count in part["reasons"].items():
         out.end_reasons[reason] = out.end_reasons.get(reason, 0) + count
-    for result, (wins, draws, losses) in zip(out.agents, part["records"]):
-        result.games += wins + draws + losses
-        result.wins += wins
-        result.draws += draws
-        result.losses += losses
+    for record, counts in zip(out.agents, part["records"]):
+        for result, times in zip(RESULTS, counts):
+            record.count(result, times)
 
 
 def _labels(specs: list[str]) -> list[str]:

@@ -30,9 +30,9 @@ from typing import Any
 
 import numpy as np
 from cardzoo.envs import load
-from cardzoo.envs.base import _win_loss
 from cardzoo.envs.core import IllegalMoveError
-from cardzoo.train.opponents import Table, encode, fill_mask, state_factory
+from cardzoo.envs.outcome import outcome
+from cardzoo.train.opponents import Table, state_factory
 from cardzoo.train.pool import OpponentPool
 from cardzoo.train.single_agent import MAX_REDEALS, check_learner_seat, make_pool
 from gymnasium import spaces
@@ -221,25 +221,19 @@ class BatchedCardEnv(VecEnv):
         """Game ``k`` is over: record the learner's result in ``infos[k]``, deal a new game."""
         table = self.tables[k]
         state = table.state
-        winners = np.zeros(self.num_players, dtype=np.int8)
-        if state.terminal:
-            winners[list(state.winners())] = 1
-            reward = _win_loss(state.winners(), self.num_players)[table.learner]
-            truncated = False
-            reason = self._end_index[state.end_reason]
-        else:
-            reward, truncated, reason = 0.0, True, len(self.end_reasons) - 1
+        result = outcome(state)  # the env's win/loss rewards; truncated: 0 for everyone
+        reward = result.rewards[table.learner]
         self._rewards[k] = reward
         self._dones[k] = True
         now = time.perf_counter()
         infos[k] = {
-            "terminal_observation": encode(self.encoder, state, table.learner).copy(),
-            "TimeLimit.truncated": truncated,
+            "terminal_observation": self.encoder.encode(state, table.learner),
+            "TimeLimit.truncated": result.truncated,
             "episode": {"r": reward, "l": table.steps, "t": round(now - self._started[k], 6)},
             "opponents": table.names,
             "learner_seat": table.learner,
-            "winners": winners,
-            "end_reason": reason,
+            "winners": result.winners_vector(),
+            "end_reason": self._end_index[result.end_reason],
         }
         self._deal(table)
         self._started[k] = now
@@ -287,8 +281,8 @@ class BatchedCardEnv(VecEnv):
 
     def _write(self, k: int) -> None:
         table = self.tables[k]
-        self._obs[k] = encode(self.encoder, table.state, table.learner)
-        fill_mask(self.encoder, table.state, self._masks[k])
+        self.encoder.encode_to(table.state, table.learner, self._obs[k])
+        self.encoder.mask_to(table.state, self._masks[k])
 
     def _get_indices(self, indices: Any) -> Iterable[int]:
         if indices is None:

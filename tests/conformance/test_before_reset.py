@@ -28,12 +28,14 @@ NEEDS_GAME = {
     "legal_actions": (),
     "view": ("player_0",),
     "agent_iter": (),
+    "outcome": (),
 }
 # Public methods that need no game: they answer the same before and after reset().
 NO_GAME = {
     "action_space": ("player_0",),
     "observation_space": ("player_0",),
     "action_to_move": (0,),
+    "seat_of": ("player_1",),
 }
 # Methods that start or end the env's life: not "used before reset".
 LIFECYCLE = {"reset", "close"}
