@@ -119,7 +119,10 @@ def twin_differences(cfg: Config, games: int = 8, every: int = 23) -> tuple[int,
 
 
 def main() -> None:
-    for name, cfg in (("default", Config()), ("strict joker", Config(joker_requires_no_match=True))):
+    for name, cfg in (
+        ("default", Config()),
+        ("strict joker", Config(joker_requires_no_match=True)),
+    ):
         c = cost(cfg)
         f = first_call(cfg)
         marks = ", ".join(f"move {m}: {c[m]:.3f} ms (first call {f[m]:.3f} ms)" for m in c)
