@@ -356,4 +356,15 @@ def test_split_reads_the_observation_dict_or_its_vector(module):
         encoder.split({"action_mask": obs["action_mask"]})
     with pytest.raises(ValueError, match="shape"):
         encoder.split(obs["observation"][:-1])
-    assert isinstance(encoder.describe(), str)
+    # describe(): a header with the size and dtype, then one line per piece, in vector order,
+    # giving its offsets, name and meaning (for the observation and the global state alike).
+    for text, layout, size in (
+        (encoder.describe(), encoder.pieces, encoder.size),
+        (encoder.describe_state(), encoder.state_layout.pieces, encoder.state_size),
+    ):
+        header, *lines = text.splitlines()
+        assert header.endswith(f": {size} {np.dtype(encoder.dtype).name} values")
+        assert len(lines) == len(layout)
+        for line, piece in zip(lines, layout.values()):
+            assert line.lstrip().startswith(f"[{piece.start:4d}:{piece.start + piece.size:4d}]")
+            assert f" {piece.name} " in line and line.endswith(piece.meaning)

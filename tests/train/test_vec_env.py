@@ -4,6 +4,7 @@ Odin's Ravens game end (win, loss, truncation) from a hand-set position."""
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from typing import Any
 
 import numpy as np
@@ -31,12 +32,20 @@ def tiny_actor(obs_size: int, num_actions: int, seed: int = 0) -> NumpyActor:
 
 
 def opponents_for(game: str, size: int, num_actions: int) -> list:
-    """Random, a policy network and (where the game has one) the heuristic."""
+    """Random, a policy network and the game's heuristic. A game without a heuristic (an opt-out
+    that tests/test_registry.py requires to be explicit) is said so in the test report."""
     from cardzoo.agents import HEURISTICS
 
     specs: list = ["random", PolicyOpponent("net", tiny_actor(size, num_actions))]
     if game in HEURISTICS:
         specs.append("heuristic")
+    else:
+        warnings.warn(
+            f"{game} has no heuristic: the batched env is checked against random and a policy "
+            "network only",
+            UserWarning,
+            stacklevel=2,
+        )
     return specs
 
 
@@ -189,7 +198,34 @@ def test_pool_opponents_are_drawn_per_game_and_logged():
 def test_bad_opponent_spec_fails_before_any_game():
     with pytest.raises(ValueError, match="unknown agent spec"):
         BatchedCardEnv("beasty_bar", 2, "nobody")
-    assert isinstance(RandomOpponent(), Opponent)
+
+
+def test_random_opponent_draws_legal_moves_from_each_tables_stream():
+    from cardzoo.envs import load
+    from cardzoo.train.opponents import Table, state_factory
+
+    module = load("beasty_bar")
+    env = module.raw_env()
+    new_game = state_factory(module, env.config)
+    opponent = RandomOpponent()
+    tables = [Table(new_game, np.random.default_rng(seed)) for seed in (5, 5, 6)]
+    for t in tables:
+        t.state = new_game(11)  # the same position at every table
+    legal = tables[0].state.legal_move_ids()
+    seen = []
+    for _ in range(40):
+        actions = opponent.act_batch(tables, env.encoder)
+        assert all(a in legal for a in actions)
+        assert actions[0] == actions[1]  # equal streams, equal choices
+        seen.append(tuple(actions))
+    assert {a for row in seen for a in row} == set(legal)  # uniform: every legal move comes up
+    assert any(row[2] != row[0] for row in seen)  # another stream, other choices
+    # A fresh table with stream 5 replays table 0's choices: the draws come from the table.
+    replay = Table(new_game, np.random.default_rng(5))
+    replay.state = new_game(11)
+    assert [opponent.act_batch([replay], env.encoder)[0] for _ in range(40)] == [
+        row[0] for row in seen
+    ]
 
 
 def test_worker_processes_play_the_same_games_as_one_process():
