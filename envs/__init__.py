@@ -54,6 +54,7 @@ def _register_with_pettingzoo() -> None:
     try:
         from pettingzoo import register
         from pettingzoo import spec as find_spec
+        from pettingzoo.env_registry.exceptions import PettingZooRegistryError
     except ImportError:  # older PettingZoo without a registry
         return
     for module in ENV_MODULES:
@@ -62,7 +63,7 @@ def _register_with_pettingzoo() -> None:
         try:
             find_spec("aec", env_id)
             continue  # already registered (module re-imported)
-        except Exception:
+        except PettingZooRegistryError:  # not registered yet (name or namespace unknown)
             pass
         register("aec", env_id, entry_point=f"cardzoo.envs.{module}:env")
 

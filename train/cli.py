@@ -298,9 +298,7 @@ def _setting(config_cls: Any, key: str, value: Any) -> Any:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    # Idle torch threads sleep instead of spinning: on a machine shared with other work, spinning
-    # threads made PPO updates several times slower. Must be set before torch is imported.
-    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    # cardzoo.train.ppo sets OMP_WAIT_POLICY=PASSIVE before it imports torch (see there).
     try:
         from cardzoo.train.ppo import TrainConfig, Trainer, prepare_run_folder, summary_table
     except ImportError as err:

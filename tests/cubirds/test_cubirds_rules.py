@@ -1,7 +1,8 @@
-"""Scenario tests for the Cubirds engine against ``shared/rules/cubirds.md``.
+"""Scenario tests for the Cubirds engine against ``docs/rules/cubirds.md``.
 
-Positions are hand-set with ``State.from_position``; cards are written with the spec's letters
-(F O T D P M W R), rows left to right, the draw pile top first. Section numbers refer to the spec.
+Positions are hand-set with ``State.from_position``; cards are written with the rules' letters
+(F O T D P M W R), rows left to right, the draw pile top first. Section numbers (§) are those of
+docs/rules/cubirds.md.
 """
 
 from __future__ import annotations
@@ -93,7 +94,7 @@ def snapshot(state: State):
 
 
 # ---------------------------------------------------------------------------------------------
-# §11 worked examples
+# §10 worked examples
 
 
 def test_example_01_parrot_capture_with_refill():
@@ -333,7 +334,7 @@ def test_example_12_midturn_exhaustion_partial():
 
 
 # ---------------------------------------------------------------------------------------------
-# §4.1 captures
+# §3.1 captures
 
 
 def test_capture_several_blocks_left_end():
@@ -363,7 +364,7 @@ def test_capture_right_end_with_refill_at_right():
 
 
 def test_capture_uses_nearest_card_of_the_species():
-    # Not reachable in play (P is split), so this checks the §4.1 formula literally:
+    # Not reachable in play (P is split), so this checks the §3.1 formula literally:
     # left end -> smallest index j with row[j] == s; right end -> largest such index.
     s = pos(["PM", "DD"], rows=("FPOPT", "WRT", "WRM", "FTW"), draw=LONG_DRAW)
     s.apply(Lay(P, 0, LEFT))
@@ -391,7 +392,7 @@ def test_species_already_in_row_does_not_matter_for_legality():
 
 
 # ---------------------------------------------------------------------------------------------
-# §4.1 refills and §6 reshuffles
+# §3.1 refills and §5 reshuffles
 
 
 def test_refill_several_same_species_cards_left_end():
@@ -429,7 +430,7 @@ def test_refill_partial_with_some_cards_left():
 
 
 # ---------------------------------------------------------------------------------------------
-# §4.1 optional 2-card draw
+# §3.1 optional 2-card draw
 
 
 def test_draw_take_and_decline_hand_contents():
@@ -519,7 +520,7 @@ def test_draw_after_empty_hand_partial_with_no_cards_ends_round():
 
 
 # ---------------------------------------------------------------------------------------------
-# §4.2 flocks
+# §3.2 flocks
 
 
 def test_flock_size_is_not_a_choice():
@@ -594,7 +595,7 @@ def test_flock_emptying_hand_ends_round_two_players():
 
 
 # ---------------------------------------------------------------------------------------------
-# §4.3 win conditions and order of the end-of-turn checks
+# §3.5 win conditions and order of the end-of-turn checks
 
 
 @pytest.mark.parametrize(
@@ -652,7 +653,7 @@ def test_turn_passes_clockwise_and_wraps():
 
 
 # ---------------------------------------------------------------------------------------------
-# §5 round end and the new deal
+# §4 round end and the new deal
 
 
 @pytest.mark.parametrize("reveal", [True, False])
@@ -722,7 +723,7 @@ def test_failed_deal_single_largest_collection_wins_even_if_not_ender():
 
 
 # ---------------------------------------------------------------------------------------------
-# §3 setup and §12 configuration
+# §2 setup and §8 configuration
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
@@ -753,7 +754,7 @@ class RecordingRng(np.random.Generator):
 
 
 def setup_by_the_rules(n: int, dealer: int, rng: RecordingRng):
-    """Rules spec §3 replayed from the recorded shuffles (the pack's top is its last card)."""
+    """Rules §2 replayed from the recorded shuffles (the pack's top is its last card)."""
     assert len(rng.shuffled) == 2, "one shuffle of the cards, one after the rows are built"
     pack = rng.shuffled[0][1][:]
     assert sorted(pack) == sorted(
@@ -767,15 +768,15 @@ def setup_by_the_rules(n: int, dealer: int, rng: RecordingRng):
             (aside if card in row else row).append(card)
         rows.append(row)
     before, after = rng.shuffled[1]
-    # §3.3: the cards put aside go back into the pack, which is shuffled to form the draw pile.
+    # §2.3: the cards put aside go back into the pack, which is shuffled to form the draw pile.
     assert sorted(before) == sorted(pack + aside)
     pack = after[:]
     hands = [None] * n
-    for i in range(n):  # §3.4: 8 cards at a time, dealer first, clockwise
+    for i in range(n):  # §2.4: 8 cards at a time, dealer first, clockwise
         seat = (dealer + i) % n
         hands[seat] = cnt("".join(SPECIES_LETTERS[pack.pop()] for _ in range(8)))
     collections = [None] * n
-    for i in range(n):  # §3.5: then one collection card each, in the same order
+    for i in range(n):  # §2.5: then one collection card each, in the same order
         seat = (dealer + i) % n
         collections[seat] = cnt(SPECIES_LETTERS[pack.pop()])
     return rows, aside, hands, collections, pack
@@ -954,7 +955,7 @@ def test_apply_by_id_equals_apply_by_move():
 
 
 # ---------------------------------------------------------------------------------------------
-# §9 public information: known hands and views
+# §7 public information: known hands and views
 
 
 def test_known_after_capture_reset_by_lay_of_that_species():
