@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 
-from cardzoo.agents.base import Agent, RandomAgent
+from cardzoo.agents.base import Agent, RandomAgent, Seat
 
 #: Heuristic agent class per game, as "module:Class" (imported on demand).
 HEURISTICS: dict[str, str] = {
@@ -44,4 +44,4 @@ def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
     raise ValueError(f"unknown agent spec {spec!r}; available: {', '.join(AGENT_KINDS)}")
 
 
-__all__ = ["AGENT_KINDS", "HEURISTICS", "Agent", "RandomAgent", "make_agent"]
+__all__ = ["AGENT_KINDS", "HEURISTICS", "Agent", "RandomAgent", "Seat", "make_agent"]

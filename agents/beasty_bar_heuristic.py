@@ -1,11 +1,11 @@
 """A simple, fast Beasty Bar heuristic: one-move lookahead on a determinized copy of the state.
 
-The agent sees only what its seat may see. It never reads hidden state fields: it samples a state
-consistent with its view (``state.determinize(player, rng)``), and on that sample plays each legal
-move on a ``clone()``. The parts of the result it scores (queue, bar, THAT'S IT, turns left) are
-public and do not depend on the sample: only the card drawn at the end of the turn does, and it
-is not looked at. So the chosen move is a function of the player's view (and the agent's own RNG
-for ties), which the heuristic's tests check.
+The agent sees only what its seat may see, through its :class:`~cardzoo.agents.base.Seat` handle:
+it samples a state consistent with its view (``seat.determinize(rng)``), and on that sample plays
+each legal move on a ``clone()``. The parts of the result it scores (queue, bar, THAT'S IT,
+turns left) are public and do not depend on the sample: only the card drawn at the end of the
+turn does, and it is not looked at. So the chosen move is a function of the player's view (and
+the agent's own RNG for ties), which the heuristic's tests check.
 
 Evaluation of the position after the move (from the mover's side; an opponent's gain counts
 minus its value times 1 with two players, times ``0.6 / (N - 1)`` with N > 2: a gain spread over
@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from cardzoo.agents.base import Seat, acting_seat
 from cardzoo.envs.beasty_bar.data import (
     CHAMELEON,
     CROCODILE,
@@ -97,18 +98,19 @@ class BeastyBarHeuristic:
         observation: Any,
         action_mask: Any,
         *,
+        seat: Seat | None = None,
         state: Any = None,
         player: int | None = None,
     ) -> int:
-        if state is None or player is None:
-            raise ValueError("BeastyBarHeuristic needs the engine state and its player seat")
-        legal = state.legal_move_ids()
+        seat = acting_seat(seat, state, player, "BeastyBarHeuristic")
+        legal = seat.legal_move_ids()
         if len(legal) == 1:
             return legal[0]
-        if state.phase == SET_ASIDE_PHASE:
+        if seat.phase == SET_ASIDE_PHASE:
             return self._set_aside(legal)
-        sample = state.determinize(player, self.rng)
-        scored = [(self.evaluate(sample, move, player), move) for move in legal]
+        sample = seat.determinize(self.rng)
+        me = seat.player
+        scored = [(self.evaluate(sample, move, me), move) for move in legal]
         best = max(v for v, _ in scored)
         ties = [m for v, m in scored if v >= best - 1e-9]
         return int(ties[0] if len(ties) == 1 else ties[self.rng.integers(len(ties))])

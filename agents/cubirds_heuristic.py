@@ -1,7 +1,7 @@
 """A simple, fast Cubirds heuristic: one-ply evaluation of every decision on the public view.
 
-The agent sees only what its seat may see: ``state.view(player)`` and ``state.legal_move_ids()``
-(which depends only on its own hand and the phase). It never reads hidden state fields.
+The agent sees only what its seat may see: ``seat.view()`` and ``seat.legal_move_ids()`` (which
+depends only on its own hand and the phase), through the :class:`~cardzoo.agents.base.Seat` handle.
 
 Main ideas
 ----------
@@ -33,6 +33,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from cardzoo.agents.base import Seat, acting_seat
 from cardzoo.envs.cubirds.data import (
     BIG_FLOCK,
     CARD_COUNTS,
@@ -103,15 +104,16 @@ class CubirdsHeuristic:
         observation: Any,
         action_mask: Any,
         *,
+        seat: Seat | None = None,
         state: Any = None,
         player: int | None = None,
     ) -> int:
-        if state is None or player is None:
-            raise ValueError("CubirdsHeuristic needs the engine state and its player seat")
-        legal = state.legal_move_ids()
+        seat = acting_seat(seat, state, player, "CubirdsHeuristic")
+        legal = seat.legal_move_ids()
         if len(legal) == 1:
             return legal[0]
-        view = state.view(player)
+        view = seat.view()
+        player = seat.player
         ctx = _Context(self, view)
         if view.phase == LAY_PHASE:
             scored = [(ctx.lay_value(m), m) for m in legal if m < NUM_LAY_MOVES]

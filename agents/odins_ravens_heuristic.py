@@ -1,8 +1,9 @@
 """A simple, fast Odin's Ravens heuristic: greedy flying, then spare cards to good use.
 
-The agent reads only what its seat may see: the public table (track, ravens, stone, Magic Way,
-pile sizes, totals), its own hand and auxiliary deck, and the legal moves. It never looks at the
-opponent's cards or any pile order (its tests check that its choice is the same in every
+The agent reads only what its seat may see, all of it from its
+:class:`~cardzoo.agents.base.Seat` handle: the seat's ``view()`` (track, ravens, stone, Magic
+Way, pile sizes, totals, its own hand and auxiliary deck) and the legal moves. It never looks at
+the opponent's cards or any pile order (its tests check that its choice is the same in every
 ``determinize``-d world).
 
 Each decision, in the play phase, takes the first that applies:
@@ -30,6 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from cardzoo.agents.base import Seat, acting_seat
 from cardzoo.envs.odins_ravens.data import NUM_KINDS, NUM_TYPES, ODIN_BASE
 from cardzoo.envs.odins_ravens.game import (
     EXTEND,
@@ -78,27 +80,29 @@ class OdinsRavensHeuristic:
         observation: Any,
         action_mask: Any,
         *,
+        seat: Seat | None = None,
         state: Any = None,
         player: int | None = None,
     ) -> int:
-        if state is None or player is None:
-            raise ValueError("OdinsRavensHeuristic needs the engine state and its player seat")
-        legal = state.legal_move_ids()
+        seat = acting_seat(seat, state, player, "OdinsRavensHeuristic")
+        legal = seat.legal_move_ids()
         if len(legal) == 1:
             return legal[0]
-        phase = state.phase
+        v = seat.view()
+        me = v.player
+        phase = v.phase
         if phase == PLAY:
-            return self._play(state, player, set(legal))
+            return self._play(v, me, set(legal))
         if phase == EXTEND:
-            return EXTEND_YES if state.pos[player] < state.pos[1 - player] - 1 else EXTEND_NO
+            return EXTEND_YES if v.pos[me] < v.pos[1 - me] - 1 else EXTEND_NO
         if phase == ORIENT:
-            return self._orient(state, player)
+            return self._orient(v, me)
         if phase == REARRANGE:
-            return self._rearrange(state, player, legal)
+            return self._rearrange(v, me, legal)
         if phase == TARGET_SPACE:
-            return self._stone_target(state, player, legal)
+            return self._stone_target(v, me, legal)
         if phase == TARGET_CARD:
-            return self._card_target(state, player, legal)
+            return self._card_target(v, me, legal)
         return legal[0]
 
     # -- the play phase -------------------------------------------------------------------------
@@ -108,10 +112,11 @@ class OdinsRavensHeuristic:
         path = s.paths[me]
         last = len(path) - 1
         pos, theirs = s.pos[me], s.pos[opp]
-        hand = s.hands[me]
-        aux = s.aux[me]
+        hand = s.hand
+        aux = s.aux  # top first
+        stone_card, stone_path = s.stone
         nxt = pos + 1
-        stone_ahead = s.stone_card == nxt and s.stone_path == me
+        stone_ahead = stone_card == nxt and stone_path == me
 
         # 1. finish the race
         flights = [m for m in range(FLY, MAGIC_WAY) if m in legal]
@@ -122,7 +127,7 @@ class OdinsRavensHeuristic:
         for src in (1, 0):
             if _odin_id(0, 1, src) in legal and nxt == last:
                 return _odin_id(0, 1, src)
-        if pos == last - 1 and s.card_is_empty(last):
+        if pos == last - 1 and _card_is_empty(s, last):
             for src in (1, 0):
                 if _odin_id(2, 1, src) in legal:
                     return _odin_id(2, 1, src)
@@ -146,27 +151,27 @@ class OdinsRavensHeuristic:
                         src_of[(o, opt)] = src
                         break
         block = theirs + 1
-        if (3, 0) in src_of and block <= last and s.space_is_empty(block, opp):
-            if not (s.stone_card == block and s.stone_path == opp):
+        if (3, 0) in src_of and block <= last and _space_is_empty(s, block, opp):
+            if not (stone_card == block and stone_path == opp):
                 return _odin_id(3, 0, src_of[(3, 0)])
         if (0, 0) in src_of and theirs >= pos:
             return _odin_id(0, 0, src_of[(0, 0)])
         t = path[nxt]
-        can_pay = hand[t] > 0 or (aux and aux[-1] == t)
+        can_pay = hand[t] > 0 or (aux and aux[0] == t)
         if (0, 1) in src_of and not can_pay:
             return _odin_id(0, 1, src_of[(0, 1)])
         if (2, 1) in src_of and pos > theirs and self._useless_card_ahead(s, me) >= 0:
             return _odin_id(2, 1, src_of[(2, 1)])
         if (1, 1) in src_of and pos < theirs - 2:
             return _odin_id(1, 1, src_of[(1, 1)])
-        if (1, 0) in src_of and len(aux) >= 2 and aux[-1] != t and t in aux:
+        if (1, 0) in src_of and len(aux) >= 2 and aux[0] != t and t in aux:
             return _odin_id(1, 0, src_of[(1, 0)])
 
         # 5. the Magic Way, with cards my path does not need soon
         needed = self._needed(s, me)
         rows = len(s.magic_way_rows[me]), len(s.magic_way_rows[opp])
         if rows[0] <= rows[1] + 1:
-            if MAGIC_WAY_AUX in legal and needed[aux[-1]] == 0:
+            if MAGIC_WAY_AUX in legal and needed[aux[0]] == 0:
                 return MAGIC_WAY_AUX
             spare = [k for k in range(NUM_KINDS) if MAGIC_WAY + k in legal and hand[k] > needed[k]]
             if spare:
@@ -194,7 +199,8 @@ class OdinsRavensHeuristic:
         nxt = s.pos[me] + 1
         t = path[nxt]
         last = len(path) - 1
-        stone = -1 if PAYMENTS[move].entry or s.stone_path != me else s.stone_card
+        stone_card, stone_path = s.stone
+        stone = -1 if PAYMENTS[move].entry or stone_path != me else stone_card
         while nxt < last and path[nxt + 1] == t and stone != nxt + 1:
             nxt += 1
         return nxt
@@ -217,7 +223,7 @@ class OdinsRavensHeuristic:
     def _stash_order(self, s: Any, me: int) -> list[int]:
         """Hand kinds worth stashing: types of groups 2..LOOKAHEAD ahead, the farthest first."""
         path = s.paths[me]
-        hand = s.hands[me]
+        hand = s.hand
         k = s.pos[me] + 1
         types: list[int] = []
         while k < len(path) and len(types) < LOOKAHEAD:
@@ -226,7 +232,7 @@ class OdinsRavensHeuristic:
             while k + 1 < len(path) and path[k + 1] == t:
                 k += 1
             k += 1
-        in_aux = list(s.aux[me])
+        in_aux = list(s.aux)
         order = []
         for t in reversed(types[1:]):
             if hand[t] > (1 if t == types[0] else 0) and t not in in_aux:
@@ -237,10 +243,10 @@ class OdinsRavensHeuristic:
     def _useless_card_ahead(self, s: Any, me: int) -> int:
         """An empty card ahead of my raven whose type on my path I cannot pay, or -1."""
         path = s.paths[me]
-        hand = s.hands[me]
-        aux = set(s.aux[me])
+        hand = s.hand
+        aux = set(s.aux)
         for k in range(s.pos[me] + 1, len(path)):
-            if s.card_is_empty(k) and hand[path[k]] == 0 and path[k] not in aux:
+            if _card_is_empty(s, k) and hand[path[k]] == 0 and path[k] not in aux:
                 return k
         return -1
 
@@ -257,7 +263,7 @@ class OdinsRavensHeuristic:
                 v += 2  # extends a group on my path
             if theirs and theirs[-1] == their_type:
                 v -= 1  # ... and not on theirs
-            return v + 0.1 * s.hands[me][my_type]
+            return v + 0.1 * s.hand[my_type]
 
         return ORIENT_HIGH if value(high, low) > value(low, high) else ORIENT_LOW
 
@@ -288,11 +294,21 @@ class OdinsRavensHeuristic:
             ahead = [c for c in cards if c > s.pos[me]]
             return TARGET + (ahead[0] if ahead else cards[0])
         if s.target_op == OP_ROTATE:
-            hand = s.hands[me]
+            hand = s.hand
             path, other = s.paths[me], s.paths[1 - me]
             best = max(cards, key=lambda c: (hand[other[c]] - hand[path[c]], c > s.pos[me]))
             return TARGET + best
         return TARGET + cards[0]
+
+
+def _card_is_empty(v: Any, k: int) -> bool:
+    """No raven and no stone on either space of card ``k`` (the engine's rule, from the view)."""
+    return v.pos[0] != k and v.pos[1] != k and v.stone[0] != k
+
+
+def _space_is_empty(v: Any, k: int, path: int) -> bool:
+    """No raven and no stone on card ``k``'s space of ``path``'s path."""
+    return v.pos[path] != k and not (v.stone[0] == k and v.stone[1] == path)
 
 
 __all__ = ["OdinsRavensHeuristic"]

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from cardzoo.agents.base import Seat, seat_from
 
 #: The ``format`` entry of every checkpoint this version reads and writes.
 CHECKPOINT_FORMAT = "cardzoo-ppo-1"
@@ -259,8 +260,8 @@ class PolicyAgent:
         game: the game it will play (plain or versioned name); checked against the checkpoint.
         deterministic: the most likely legal action (default) or a sample from the policy.
         seed: seed of the sampling generator.
-        num_players: the table size, checked against the checkpoint when given (the first
-            ``act`` also checks it from the state or the observation size).
+        num_players: the table size, checked against the checkpoint when given (``act`` also
+            checks it from its ``seat`` handle or the observation size).
     """
 
     def __init__(
@@ -282,13 +283,16 @@ class PolicyAgent:
         observation: np.ndarray,
         action_mask: np.ndarray,
         *,
+        seat: Seat | None = None,
         state: Any = None,
         player: int | None = None,
     ) -> int:
+        if state is not None or player is not None:
+            seat = seat_from(seat, state, player, "PolicyAgent")
         expected = self.info["num_players"]
-        if state is not None and state.num_players != expected:
+        if seat is not None and seat.num_players != expected:
             raise ValueError(
-                f"{self.info['path']} was trained for {expected} players, not {state.num_players}"
+                f"{self.info['path']} was trained for {expected} players, not {seat.num_players}"
             )
         obs = np.asarray(observation)
         if obs.shape != (self.actor.obs_size,):

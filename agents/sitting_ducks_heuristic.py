@@ -1,11 +1,12 @@
 """A fast Sitting Ducks Gallery heuristic: one-card lookahead on the public table.
 
-The agent sees only what its seat may see. For each legal move it plays the move on a copy of
-the game in which the duck deck's unseen part has been rebuilt from its public composition and
-shuffled with the agent's own generator (so which cards refill the row is a guess, not a peek),
-and it scores the resulting table, which is public: the row, the targets, the ducks still in
-play. It never reads another hand, the action draw pile, the duck deck's order or the game's
-RNG, so its choice is a function of its view (and its own RNG), which its tests check.
+The agent sees only what its seat may see, through its :class:`~cardzoo.agents.base.Seat`
+handle. For each legal move it plays the move on a sample of the game (``seat.determinize``: the
+other hands, the action draw pile and the secret colours are guesses consistent with its view)
+whose duck deck above the public bottom it has shuffled again with its own generator (so which
+cards refill the row is a guess, not a peek), and it scores the resulting table, which is public:
+the row, the targets, the ducks still in play. The guessed hands never reach that score, so its
+choice is a function of its view and its own generator, which its tests check.
 
 Score of a table, for my side (my colours; my team's in team mode):
 
@@ -28,6 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from cardzoo.agents.base import Seat, acting_seat
 from cardzoo.envs.sitting_ducks.data import (
     BOTTOMS_UP,
     DUCK_AND_COVER,
@@ -40,7 +42,7 @@ from cardzoo.envs.sitting_ducks.data import (
     TWO_BIRDS,
 )
 from cardzoo.envs.sitting_ducks.moves import DECODE, DISCARD_BASE, DISORDERLY_ID, PLACE_BASE
-from cardzoo.envs.sitting_ducks.units import U_COLOURS, U_COVER, U_EXPOSED, U_UNDER
+from cardzoo.envs.sitting_ducks.units import U_COLOURS, U_COVER, U_EXPOSED, U_UNDER, unit
 
 #: Keep value of each card kind (cost of spending it), by kind.
 KEEP = [0.02] * NUM_KINDS
@@ -68,27 +70,34 @@ class SittingDucksHeuristic:
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
+        # Draws the guessed hands of each sample: a stream of its own, so the choices (which
+        # never depend on those guesses) use exactly the draws of ``rng``.
+        self.sampler = np.random.default_rng(None if seed is None else [seed, 1])
 
     def act(
         self,
         observation: Any,
         action_mask: Any,
         *,
+        seat: Seat | None = None,
         state: Any = None,
         player: int | None = None,
     ) -> int:
-        if state is None or player is None:
-            raise ValueError("SittingDucksHeuristic needs the engine state and its player seat")
-        legal = state.legal_move_ids()
+        seat = acting_seat(seat, state, player, "SittingDucksHeuristic")
+        legal = seat.legal_move_ids()
         if len(legal) == 1:
             return legal[0]
-        mine = self._my_side(state, player)
-        if state.phase == ORDER_PHASE:
-            plan = self.plan_order(state.row, state.targets, mine, state)
-            return PLACE_BASE + next(j for j in plan if j not in state.reorder)
+        view = seat.view()
+        player = view.player
+        mine = self._my_side(view)
+        if view.phase == ORDER_PHASE:
+            row = [unit(*slot) for slot in view.row]
+            targets = sum(1 << s for s, targeted in enumerate(view.targets) if targeted)
+            plan = self.plan_order(row, targets, mine, view)
+            return PLACE_BASE + next(j for j in plan if j not in view.reorder)
         if legal[0] >= DISCARD_BASE:
             return min(legal, key=lambda a: (KEEP[a - DISCARD_BASE], a))
-        sample = self._public_copy(state)
+        sample = self._sample(seat)
         best, best_value = legal[0], -np.inf
         for move in legal:
             value = self.evaluate_move(sample, move, player, mine)
@@ -99,21 +108,28 @@ class SittingDucksHeuristic:
     # -- what the agent may use -------------------------------------------------------------------
 
     @staticmethod
-    def _my_side(state: Any, player: int) -> int:
-        """Bitmask of the colours whose ducks I want to keep (mine; my team's in team mode)."""
-        mine = state.seat_colours[player]
-        if state.mode == "team" and state.num_players > 2:
-            half = state.num_players // 2
-            mine |= state.seat_colours[(player + half) % state.num_players]
+    def _my_side(view: Any) -> int:
+        """Bitmask of the colours whose ducks I want to keep (mine; my team's in team mode,
+        where every colour's owner is public)."""
+        mine = 0
+        for c in view.my_colours:
+            mine |= 1 << c
+        n = view.num_players
+        if view.mode == "team" and n > 2:
+            mate = (view.player + n // 2) % n
+            for c, owner in enumerate(view.colour_owners):
+                if owner == mate:
+                    mine |= 1 << c
         return mine
 
-    def _public_copy(self, state: Any) -> Any:
-        """A copy whose duck deck beyond its public bottom is rebuilt from the public
-        composition and shuffled by the agent, with a generator of the agent's own."""
-        copy = state.clone()
-        kb = min(state.known_bottom, len(state.deck))
-        upper = sorted(state.deck[kb:])
-        copy.deck = state.deck[:kb] + [upper[i] for i in self.rng.permutation(len(upper))]
+    def _sample(self, seat: Seat) -> Any:
+        """A sample of the game for this seat whose duck deck beyond its public bottom is
+        shuffled again from its (public) composition by the agent's ``rng``, which also seeds
+        the sample's own generator."""
+        copy = seat.determinize(self.sampler)
+        kb = min(copy.known_bottom, len(copy.deck))
+        upper = sorted(copy.deck[kb:])
+        copy.deck = copy.deck[:kb] + [upper[i] for i in self.rng.permutation(len(upper))]
         copy.rng = np.random.default_rng(int(self.rng.integers(2**63)))
         return copy
 
@@ -170,7 +186,8 @@ class SittingDucksHeuristic:
         return self.RISK_OPEN
 
     def plan_order(self, row: list[int], targets: int, mine: int, state: Any) -> list[int]:
-        """The new order for Disorderly Conduckt: ``plan[i]`` is the old slot going to slot i.
+        """The new order for Disorderly Conduckt: ``plan[i]`` is the old slot going to slot i
+        (``state``: anything with the public ``shot`` counts, a game state or a view).
 
         Units with an opponent's exposed duck go to targeted slots (then next to them), units of
         mine to the slots far from any target; water and the rest fill in. Deterministic."""

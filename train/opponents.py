@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from cardzoo.agents import make_agent
+from cardzoo.agents import Seat, make_agent
 from cardzoo.agents.policy import NumpyActor
 
 
@@ -101,7 +101,7 @@ class AgentOpponent(Opponent):
             state = t.state
             seat = state.current_player
             obs = encoder.encode(state, seat)
-            actions.append(int(agent.act(obs, encoder.mask(state), state=state, player=seat)))
+            actions.append(int(agent.act(obs, encoder.mask(state), seat=Seat(state, seat))))
         return actions
 
 

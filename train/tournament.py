@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from cardzoo.agents import make_agent
+from cardzoo.agents import Seat, make_agent
 from cardzoo.envs import load
 from cardzoo.envs.outcome import DRAW, LOSS, RESULTS, WIN
 
@@ -239,7 +239,7 @@ def _play_games(job: tuple) -> dict[str, Any]:
                 continue
             seat = unwrapped.seat_of(agent_id)
             action = agents[slot_of_seat[seat]].act(
-                obs["observation"], obs["action_mask"], state=env.unwrapped.game_state, player=seat
+                obs["observation"], obs["action_mask"], seat=Seat(env.unwrapped.game_state, seat)
             )
             env.step(action)
             part["steps"] += 1

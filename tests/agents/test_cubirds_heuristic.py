@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from cardzoo.agents.base import RandomAgent
+from cardzoo.agents.base import RandomAgent, Seat
 from cardzoo.agents.cubirds_heuristic import CubirdsHeuristic
 from cardzoo.envs import cubirds_v0
 from cardzoo.envs.cubirds import MOVE_INDEX, Config, Draw, Flock, Lay, State
@@ -17,7 +17,7 @@ LEFT, RIGHT = 0, 1
 def act(state: State, seed: int = 0) -> int:
     """The heuristic's choice for the seat to act, from a fresh agent."""
     player = state.current_player
-    return CubirdsHeuristic(seed=seed).act(None, None, state=state, player=player)
+    return CubirdsHeuristic(seed=seed).act(None, None, seat=Seat(state, player))
 
 
 def sample_states(num_players: int, games: int, seed: int, every: int = 1):
@@ -35,7 +35,7 @@ def sample_states(num_players: int, games: int, seed: int, every: int = 1):
                 yield state
             mask = np.zeros(75, dtype=np.int8)
             mask[state.legal_move_ids()] = 1
-            state.apply(agents[p].act(None, mask, state=state, player=p))
+            state.apply(agents[p].act(None, mask, seat=Seat(state, p)))
             step += 1
 
 
@@ -68,7 +68,7 @@ def test_full_games_in_every_seat_through_the_env() -> None:
                 continue
             q = int(agent.split("_")[1])
             move = agents[q].act(
-                obs["observation"], obs["action_mask"], state=env.unwrapped.game_state, player=q
+                obs["observation"], obs["action_mask"], seat=Seat(env.unwrapped.game_state, q)
             )
             assert obs["action_mask"][move] == 1
             env.step(move)
@@ -276,7 +276,7 @@ def test_beats_random_agents_in_two_player_games() -> None:
             q = int(agent.split("_")[1])
             env.step(
                 agents[q].act(
-                    obs["observation"], obs["action_mask"], state=env.unwrapped.game_state, player=q
+                    obs["observation"], obs["action_mask"], seat=Seat(env.unwrapped.game_state, q)
                 )
             )
         wins += env.unwrapped.game_state.winners() == (seat,)

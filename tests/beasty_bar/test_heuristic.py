@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from cardzoo.agents.base import Seat
 from cardzoo.agents.beasty_bar_heuristic import BeastyBarHeuristic
 from cardzoo.envs.beasty_bar import Config, State
 
@@ -26,12 +27,12 @@ def test_moves_are_legal_and_ignore_hidden_cards(cfg):
     checked = 0
     for s in _random_states(cfg, 6):
         p = s.current_player
-        move = BeastyBarHeuristic(seed=1).act(None, None, state=s, player=p)
+        move = BeastyBarHeuristic(seed=1).act(None, None, seat=Seat(s, p))
         assert move in s.legal_move_ids()
         # the same view with other hidden cards must give the same move
         other = s.determinize(p, random.Random(checked).randrange(1 << 30))
         assert other.view(p) == s.view(p)
-        assert BeastyBarHeuristic(seed=1).act(None, None, state=other, player=p) == move
+        assert BeastyBarHeuristic(seed=1).act(None, None, seat=Seat(other, p)) == move
         checked += 1
     assert checked > 50
 
@@ -52,7 +53,7 @@ def test_beats_random_players(num_players, minimum):
         rng = random.Random(g)
         while not s.terminal:
             if s.current_player == seat:
-                s.apply(agent.act(None, None, state=s, player=seat))
+                s.apply(agent.act(None, None, seat=Seat(s, seat)))
             else:
                 s.apply(rng.choice(s.legal_move_ids()))
         wins += s.winners() == (seat,)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from cardzoo.agents.base import Seat
 from cardzoo.agents.sitting_ducks_heuristic import SittingDucksHeuristic
 from cardzoo.envs.sitting_ducks import Config, Place, State
 from cardzoo.envs.sitting_ducks.data import DISORDERLY_CONDUCKT, SHOOT, TAKE_AIM
@@ -33,13 +34,13 @@ def test_moves_are_legal_and_ignore_hidden_information(cfg):
     checked = 0
     for s in _random_states(cfg, 3):
         p = s.current_player
-        move = SittingDucksHeuristic(seed=1).act(None, None, state=s, player=p)
+        move = SittingDucksHeuristic(seed=1).act(None, None, seat=Seat(s, p))
         assert move in s.legal_move_ids()
         # Another world with the same view (other hands, deck order, RNG, secret colours)
         # must give the same move.
         other = s.determinize(p, random.Random(checked).randrange(1 << 30))
         assert other.view(p) == s.view(p)
-        assert SittingDucksHeuristic(seed=1).act(None, None, state=other, player=p) == move
+        assert SittingDucksHeuristic(seed=1).act(None, None, seat=Seat(other, p)) == move
         checked += 1
     assert checked > 100
 
@@ -53,7 +54,7 @@ def test_shoots_an_opponent_not_itself():
     s = State.from_position(
         Config(), row=["R", "B", "~", "G", "~", "~"], hands={0: [SHOOT, TAKE_AIM]}, targets={0, 1}
     )
-    move = MOVES[SittingDucksHeuristic(seed=0).act(None, None, state=s, player=0)]
+    move = MOVES[SittingDucksHeuristic(seed=0).act(None, None, seat=Seat(s, 0))]
     assert move.card == SHOOT and move.slot == 1
 
 
@@ -65,9 +66,9 @@ def test_disorderly_conduckt_puts_opponents_under_the_targets():
         targets={0, 1},
     )
     agent = SittingDucksHeuristic(seed=0)
-    s.apply(agent.act(None, None, state=s, player=0))
+    s.apply(agent.act(None, None, seat=Seat(s, 0)))
     while s.current_player == 0 and not s.terminal:
-        move = agent.act(None, None, state=s, player=0)
+        move = agent.act(None, None, seat=Seat(s, 0))
         assert isinstance(MOVES[move], Place)
         s.apply(move)
     assert {s.row[0] & 7, s.row[1] & 7} == {1, 2}  # blue and green now sit under the targets
@@ -92,7 +93,7 @@ def test_beats_random_players(cfg, minimum):
         rng = random.Random(g)
         while not s.terminal:
             if s.current_player == seat:
-                s.apply(agent.act(None, None, state=s, player=seat))
+                s.apply(agent.act(None, None, seat=Seat(s, seat)))
             else:
                 s.apply(rng.choice(s.legal_move_ids()))
         wins += s.winners() == (seat,)

@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from cardzoo.agents import make_agent  # noqa: E402
+from cardzoo.agents import Seat, make_agent  # noqa: E402
 from cardzoo.agents.policy import PolicyAgent, checkpoint_files, load_checkpoint  # noqa: E402
 from cardzoo.envs import games, load  # noqa: E402
 from cardzoo.train import checkpoint as checkpoint_module  # noqa: E402
@@ -164,8 +164,9 @@ def test_policy_agent_round_trip(runs, game):
             env.step(None)
             continue
         seat = env.unwrapped._seat[name]
-        action = agent.act(obs["observation"], obs["action_mask"], state=env.unwrapped.game_state,
-                           player=seat)  # fmt: skip
+        action = agent.act(
+            obs["observation"], obs["action_mask"], seat=Seat(env.unwrapped.game_state, seat)
+        )
         assert obs["action_mask"][action] == 1
         env.step(action)
     result = run_tournament(game, [f"ppo:{folder}", "random"], 6, players, seed=1)
@@ -191,7 +192,7 @@ def test_policy_agent_refuses_another_game_players_or_encoder(runs, monkeypatch)
     env.reset(seed=0)
     obs = env.observe(env.agent_selection)
     with pytest.raises(ValueError, match="trained for 2 players"):
-        agent.act(obs["observation"], obs["action_mask"], state=env.unwrapped.game_state, player=0)
+        agent.act(obs["observation"], obs["action_mask"], seat=Seat(env.unwrapped.game_state, 0))
     with pytest.raises(ValueError, match="observation of shape"):
         agent.act(np.zeros(5, dtype=np.int8), obs["action_mask"])
     encoder_cls = load("beasty_bar").GAME.encoders["default"]
