@@ -21,6 +21,7 @@ from cardzoo.envs.sitting_ducks.data import (
     CARD_KEYS,
     DISORDERLY_CONDUCKT,
     DOUBLE_BARREL,
+    DUCK_AND_COVER,
     DUCK_SHUFFLE,
     GAME_OVER,
     LINE_FORWARD,
@@ -348,3 +349,37 @@ def test_determinize_keeps_a_forced_discarders_hand_unplayable():
     for seed in range(40):
         w = s.determinize(B, seed)
         assert sum(kind in playable for kind in w.hands[R]) <= 1
+
+
+def test_forced_discard_of_duck_and_cover_rules_out_the_colours_it_suited():
+    # Green must discard: its duck has only water beside it. Red (next to B) and Blue (next to R)
+    # could have hidden, so the discard shows the mover is neither red nor blue.
+    s = position(
+        ["B", "R", "~", "~", "~", "G"],
+        hand=[DUCK_AND_COVER, TAKE_AIM, TAKE_AIM],
+        mover=G,
+        targets=range(6),
+        cfg=HIDDEN,
+        colours=[0, 1, 2],
+    )
+    assert set(s.legal_moves()) == {Discard(DUCK_AND_COVER), Discard(TAKE_AIM)}
+    s.apply(Discard(DUCK_AND_COVER))
+    assert s.colour_evidence[G] == 1 << G
+    assert s.view(R).colour_evidence[G] == 1 << G
+
+
+# ---------------------------------------------------------------------------------------------
+# §4 / §10 the duck deck's public bottom
+
+
+def test_each_line_forward_adds_to_the_public_bottom_of_the_duck_deck():
+    cfg = Config(observe_duck_deck_bottom=True)
+    hands = {0: [LINE_FORWARD] * 2, 1: [LINE_FORWARD], 2: [LINE_FORWARD]}
+    s = position(["R", "B/G", "G", "~", "~", "~"], hands=hands, cfg=cfg, deck=["R", "B"])
+    s.apply(Play(LINE_FORWARD))  # R to the bottom
+    assert s.view(B).deck_bottom == (R,)
+    s.apply(Play(LINE_FORWARD))  # the stack: B above its hidden G, both under R
+    assert s.known_bottom == 3
+    assert s.view(G).deck_bottom == (G, B, R)
+    s.apply(Play(LINE_FORWARD))  # G under them
+    assert s.view(R).deck_bottom == (G, G, B, R)
