@@ -383,3 +383,14 @@ def test_each_line_forward_adds_to_the_public_bottom_of_the_duck_deck():
     assert s.view(G).deck_bottom == (G, B, R)
     s.apply(Play(LINE_FORWARD))  # G under them
     assert s.view(R).deck_bottom == (G, G, B, R)
+
+
+def test_points_for_ducks_line_forward_returns_add_to_the_match_score():
+    # §9 points variant: each own duck Line Forward sends back scores 1, on top of earlier points.
+    cfg = Config(points_games=2)
+    hands = {0: [LINE_FORWARD] * 3, 1: [LINE_FORWARD] * 3}
+    s = position(["B/R", "G", "~", "~", "~", "~"], hands=hands, cfg=cfg, points=[4, 2, 7])
+    s.apply(Play(LINE_FORWARD))
+    assert s.points == [5, 3, 7]
+    s.apply(Play(LINE_FORWARD))  # Blue: the G in front goes back
+    assert s.points == [5, 3, 8]
