@@ -470,14 +470,14 @@ def run(settings: Settings, report: Callable[[str], None] = print) -> dict[str, 
     }
 
 
-# -- targets of issues 10 and 16 ----------------------------------------------------------------
+# -- targets (docs/benchmark.md, "Targets") ----------------------------------------------
 
 ENV_TO_LEDUC = 4.0  # every game's env() at least 4x leduc env() in decisions/s
 ENGINE_TO_LEDUC = 15.0  # the raw engine at least 15x
 ENV_TO_RAW = 0.95  # env() within 5% of raw_env()
 MEMORY_LIMIT = 64 * 1024  # bytes per env after the memory games
 SCALING = ("cubirds_v0", 2, 5, 0.8)  # Cubirds 5p within 20% of Cubirds 2p
-DETERMINIZE_MS = 0.2  # issue 16: determinize at most 0.2 ms a call at any point of any game
+DETERMINIZE_MS = 0.2  # search agents call it once per simulation: at most 0.2 ms a call
 
 
 def _cpu_share(a: dict[str, Any], b: dict[str, Any]) -> float | None:

@@ -247,7 +247,7 @@ def train_table(rows: list[dict[str, Any]]) -> str:
 def targets_text(targets: list[dict[str, Any]]) -> str:
     if not targets:
         return "Targets: none checkable (run with --peers for the ratios)."
-    lines = ["Targets (issues 10 and 16; judged on wall-clock rates):"]
+    lines = ["Targets (docs/benchmark.md; judged on wall-clock rates):"]
     for t in targets:
         mark = "ok  " if t["ok"] else "MISS"
         cpu = "" if t.get("cpu_value") is None else f"; per CPU second {t['cpu_value']:,.2f}"

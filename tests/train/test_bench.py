@@ -413,7 +413,7 @@ def test_markdown_and_plot(small_report, tmp_path):
     )
     assert "kB after 3 games |" in summary
     assert "| `beasty_bar_v0` | 2 |" in text  # the encoder/reset/memory table
-    assert "Targets (issues 10 and 16" in text
+    assert "Targets (docs/benchmark.md" in text
     table = bench_report.determinize_table(small_report["rows"])
     assert table.splitlines()[2].startswith("| `beasty_bar_v0` | 2 | ")
     assert table in text and "determinize" not in bench_report.throughput_table(
