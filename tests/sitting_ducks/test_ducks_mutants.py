@@ -394,3 +394,17 @@ def test_points_for_ducks_line_forward_returns_add_to_the_match_score():
     assert s.points == [5, 3, 7]
     s.apply(Play(LINE_FORWARD))  # Blue: the G in front goes back
     assert s.points == [5, 3, 8]
+
+
+def test_determinize_after_a_turn_that_drew_nothing():
+    # §5.4: with the draw and discard piles both empty the player draws nothing; every seat can
+    # still be given a world, with the hand sizes and the unseen cards of the real one.
+    cfg = Config(action_deck_counts={k: 0 for k in range(16)} | {"bottoms_up": 6, "shoot": 6})
+    cards = [BOTTOMS_UP, BOTTOMS_UP, SHOOT, SHOOT]
+    s = position(hands={0: cards, 1: cards, 2: cards}, cfg=cfg)
+    s.apply(Play(BOTTOMS_UP, 1))
+    assert [len(h) for h in s.hands] == [3, 4, 4] and s.draw == []
+    for p in range(3):
+        w = s.determinize(p, 1)
+        assert [len(h) for h in w.hands] == [3, 4, 4]
+        assert w.hands[p] == s.hands[p] and unseen_by(w, p) == unseen_by(s, p)
