@@ -66,6 +66,10 @@ class IllegalMoveError(ValueError):
     """A move that the rules do not allow in the current state. The state is left unchanged."""
 
 
+#: ``GameState.teams()`` when every seat plays alone, per player count.
+_SOLO_TEAMS: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+
 class GameState:
     """What every engine's ``State`` shares: moves by object or id, checked application, errors.
 
@@ -91,7 +95,11 @@ class GameState:
         By default every seat plays alone; a game with partnerships overrides it. Read by
         :func:`cardzoo.envs.outcome.outcome` for team results.
         """
-        return tuple((q,) for q in range(self.num_players))
+        n = self.num_players
+        teams = _SOLO_TEAMS.get(n)
+        if teams is None:  # built once per player count: it is read at the end of every game
+            teams = _SOLO_TEAMS[n] = tuple((q,) for q in range(n))
+        return teams
 
     def legal_moves(self) -> list[Any]:
         """The legal moves for the current player."""

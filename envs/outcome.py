@@ -39,7 +39,7 @@ def win_loss_rewards(winners: tuple[int, ...], num_players: int) -> tuple[float,
     if k == 0 or k == num_players:
         return (0.0,) * num_players
     win, lose = 1.0 / k, -1.0 / (num_players - k)
-    return tuple(win if q in winners else lose for q in range(num_players))
+    return tuple([win if q in winners else lose for q in range(num_players)])
 
 
 def score_rewards(scores: tuple[float, ...]) -> tuple[float, ...]:

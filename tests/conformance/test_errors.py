@@ -235,7 +235,7 @@ def test_helpers_for_agents_and_humans(module, config):
     move = env.action_to_move(env.legal_actions()[0])
     assert str(move) and env.encoder.move_to_action(move) == env.legal_actions()[0]
     view = env.view(agent)
-    assert view == env.unwrapped.game_state.view(env.unwrapped._seat[agent])
+    assert view == env.unwrapped.game_state.view(env.unwrapped.seat_of(agent))
     # Every action id names a distinct move that maps back to it.
     moves = [env.action_to_move(a) for a in range(env.encoder.num_actions)]
     assert [env.encoder.move_to_action(m) for m in moves] == list(range(len(moves)))

@@ -22,7 +22,7 @@ def _check_step(env, rng) -> None:
     state = env.unwrapped.game_state
     encoder = env.unwrapped.encoder
     assert census_sum(state) == card_totals(state), "cards were created or lost"
-    acting = [a for a in env.agents if env.unwrapped._seat[a] == state.current_player]
+    acting = [a for a in env.agents if env.unwrapped.seat_of(a) == state.current_player]
     assert acting == [env.agent_selection], "exactly one agent must be to act"
     obs = env.observe(env.agent_selection)
     mask = obs["action_mask"]
