@@ -43,7 +43,9 @@ class Seat:
     __slots__ = ("player", "_game")
 
     def __init__(self, state: Any, player: int) -> None:
-        n = state.num_players
+        n = getattr(state, "num_players", None)
+        if not isinstance(n, int) or not hasattr(state, "view"):
+            raise TypeError(f"Seat: expected a game State, got {type(state).__name__}")
         if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
             raise ValueError(f"Seat: player must be a seat 0..{n - 1}, got {player!r}")
         if not 0 <= player < n:

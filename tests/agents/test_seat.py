@@ -149,6 +149,8 @@ def test_the_handle_answers_for_its_seat_only(game):
             Seat(state, bad)
     with pytest.raises(ValueError, match="out of range"):
         seat.move_text(len(state.MOVES))
+    with pytest.raises(TypeError, match="expected a game State"):
+        Seat(state.view(0), 0)  # a view is not a game
 
 
 def _twin_sequences(game: str, seed: int, options: dict) -> tuple[list[int], list[int], int]:
