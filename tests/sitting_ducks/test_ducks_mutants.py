@@ -408,3 +408,15 @@ def test_determinize_after_a_turn_that_drew_nothing():
         w = s.determinize(p, 1)
         assert [len(h) for h in w.hands] == [3, 4, 4]
         assert w.hands[p] == s.hands[p] and unseen_by(w, p) == unseen_by(s, p)
+
+
+# ---------------------------------------------------------------------------------------------
+# turn counting (module docstring: ``turn`` counts completed turns over the whole match)
+
+
+def test_turn_counts_every_completed_turn():
+    hands = {q: [LINE_FORWARD] * 2 for q in range(3)}  # the game's 6
+    s = position(hands=hands)
+    for t in range(1, 5):
+        s.apply(Play(LINE_FORWARD))
+        assert s.turn == t and s.view(t % 3).turn == t
