@@ -242,8 +242,6 @@ class State(CachedLegalMoves, GameState):
         "_legal",
         "_log",
         "_log_len",
-        "_know",
-        "_foreign",
         "_turn_card",
         "_turn_forced",
     )
@@ -276,8 +274,6 @@ class State(CachedLegalMoves, GameState):
         self.reorder: list[int] = []
         self._turn_card = -1
         self._turn_forced: tuple[int, ...] | None = None
-        self._know: tuple | None = None  # per seat: what it knows (sampling.Knowledge), cached
-        self._foreign: tuple | None = None  # determinized: the log's hidden draws to rewrite
 
     # -- setup (§3) -------------------------------------------------------------------------------
 
@@ -569,10 +565,7 @@ class State(CachedLegalMoves, GameState):
     def _after_effect(self) -> None:
         """§4 gap refill, §7 end check, then the rest of the turn."""
         self._fill_gaps()
-        p = self.current_player
         if self._check_end():
-            if self.terminal:  # the last card is public record too (points: a new log began)
-                self._record((p, self._turn_card, None, None, -1))
             self.turn += 1
             return
         self._finish_turn()
@@ -853,8 +846,6 @@ class State(CachedLegalMoves, GameState):
         new._legal = self._legal  # never mutated in place
         new._log = self._log  # shared; _record copies before appending past a fork
         new._log_len = self._log_len
-        new._know = self._know  # immutable; a stale entry is rebuilt on use
-        new._foreign = self._foreign
         new._turn_card = self._turn_card
         new._turn_forced = self._turn_forced
         return new
@@ -915,23 +906,25 @@ class State(CachedLegalMoves, GameState):
         they saw: the other hands and the draw pile (consistent with every card played, forced
         discards and reshuffles), the order of the duck deck above its public bottom, the
         secret colours of the others (hidden mode) and the RNG."""
-        from cardzoo.envs.sitting_ducks.sampling import determinize_hidden
+        from cardzoo.envs.sitting_ducks.sampling import resample_hidden
 
         self._check_seat(player)
         rng = make_rng(rng)
         new = self.clone()
         kb = min(self.known_bottom, len(self.deck))
-        upper = sorted(self.deck[kb:])  # the public make-up, in a canonical order
+        upper = self.deck[kb:]
         new.deck = self.deck[:kb] + [upper[i] for i in rng.permutation(len(upper))]
-        owners, hands, draw, foreign = determinize_hidden(self, player, rng)
-        new.hands = hands
-        new.draw = draw
-        new._know = self._know  # the player's knowledge is the same in the sample
-        new._foreign = foreign
-        if owners != self.colour_owner:
-            evidence = self.colour_evidence
-            new._set_owners(owners)
-            new.colour_evidence = evidence[:]
+        sample = resample_hidden(self, player, rng)
+        if sample is not None:
+            owners, hands, draw = sample
+            new.hands = hands
+            new.draw = draw
+            if owners != self.colour_owner:
+                evidence = self.colour_evidence
+                new._set_owners(owners)
+                new.colour_evidence = evidence[:]
+        else:  # no consistent sample found in time: keep the true hands, shuffle the pile
+            new.draw = [self.draw[i] for i in rng.permutation(len(self.draw))]
         new.rng = np.random.default_rng(int(rng.integers(2**63)))
         new._legal = None
         return new
