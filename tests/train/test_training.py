@@ -163,7 +163,7 @@ def test_policy_agent_round_trip(runs, game):
         if term or trunc:
             env.step(None)
             continue
-        seat = env.unwrapped._seat[name]
+        seat = env.unwrapped.seat_of(name)
         action = agent.act(
             obs["observation"], obs["action_mask"], seat=Seat(env.unwrapped.game_state, seat)
         )
