@@ -21,8 +21,8 @@ epoch ran out of that kind). Such dead ends are repaired by jumping back to a ch
 the missing kind from those epochs, or where a seat kept tokens of those epochs instead of others,
 and by steering later choices away from the shortage; after ``MAX_JUMPS`` jumps a replay restarts.
 In random games at six players about one call in several thousand exhausts ``ATTEMPTS`` replays;
-``State.determinize`` then searches ``RETRY_ATTEMPTS`` more, and raises if that fails too: it
-never keeps the true hands, which would give the seat the hidden truth.
+``State.determinize`` then keeps the true hands (a consistent world, but not a resampled one: a
+known fault, since it lets the truth through; a longer search takes minutes at such positions).
 
 In hidden mode the others' colours are drawn first, uniformly among the assignments that agree
 with the colours each seat's own-duck cards and forced discards showed (``State.colour_evidence``).
@@ -43,8 +43,6 @@ if TYPE_CHECKING:
 
 #: Replays tried before giving up (the caller then keeps the true hands).
 ATTEMPTS = 20
-#: Replays of the second, longer search ``State.determinize`` makes when the first one fails.
-RETRY_ATTEMPTS = 50 * ATTEMPTS
 
 
 def colour_assignments(state: State, player: int) -> list[list[int]]:
