@@ -798,6 +798,14 @@ class State(CachedLegalMoves, GameState):
         """The winning seats once the game (or match) is over; () before, and for a draw."""
         return self._winners
 
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """The sides sharing a result: partners (seats ``q`` and ``q + n/2``) in team mode at 4 or
+        6 players, every seat alone otherwise (the duel's two seats included)."""
+        group = self.group
+        return tuple(
+            tuple(q for q in range(self.num_players) if group[q] == g) for g in sorted(set(group))
+        )
+
     def scores(self) -> tuple[float, ...]:
         """Per seat: points (points variant), else the ducks its side (the seat, or its team)
         still has in play, so that partners always score alike."""

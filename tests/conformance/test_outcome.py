@@ -149,15 +149,19 @@ def test_truncated_and_illegal_endings_by_name(module):
     assert env.unwrapped.outcome() is None  # a new game has no outcome yet
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Sitting Ducks' State does not override teams() yet (its engine files are being "
-    "changed for issue 16); partners sharing a victory then count as one winning side",
+@pytest.mark.parametrize(
+    "options, teams",
+    [
+        ({"mode": "team", "num_players": 4}, ((0, 2), (1, 3))),
+        ({"mode": "team", "num_players": 6}, ((0, 3), (1, 4), (2, 5))),
+        ({"mode": "team", "num_players": 2}, ((0,), (1,))),
+        ({"num_players": 4}, ((0,), (1,), (2,), (3,))),
+    ],
 )
-def test_sitting_ducks_team_mode_partners_form_one_side():
-    env = load("sitting_ducks").env(mode="team", num_players=4)
+def test_sitting_ducks_partners_form_one_side(options, teams):
+    env = load("sitting_ducks").env(**options)
     env.reset(seed=0)
-    assert env.unwrapped.game_state.teams() == ((0, 2), (1, 3))
+    assert env.unwrapped.game_state.teams() == teams
 
 
 # -- public helpers in place of private names ------------------------------------------------------
@@ -211,3 +215,20 @@ def test_mask_is_legal_ids_says_whether_mask_is_overridden():
             return super().mask(state)
 
     assert not Overriding.mask_is_legal_ids
+
+
+def test_sitting_ducks_team_win_is_a_win_for_both_partners():
+    import numpy as np
+
+    env = load("sitting_ducks").env(mode="team", num_players=4)
+    env.reset(seed=1)
+    rng = np.random.default_rng(0)
+    for _ in env.agent_iter():
+        obs, _, termination, truncation, _ = env.last()
+        done = termination or truncation
+        env.step(None if done else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    got = env.unwrapped.outcome()
+    (side,) = [t for t in got.teams if set(t) == set(got.winners)]
+    for q in range(4):
+        assert got.team_result(q) == ("win" if q in side else "loss")
+        assert got.result(q) == ("draw" if q in side else "loss")  # a shared victory
