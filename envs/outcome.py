@@ -106,26 +106,23 @@ class Outcome:
         :meth:`team_result` counts that as a win.
         """
         self._check_seat(seat)
-        if self.offender >= 0:
-            return LOSS if seat == self.offender else DRAW
-        winners = self.winners
-        if not winners:
-            return DRAW
-        if seat in winners:
-            return WIN if len(winners) == 1 else DRAW
-        return LOSS
+        return self._judge(seat == self.offender, self.winners, seat)
 
     def team_result(self, seat: int) -> str:
         """The result of ``seat``'s side: ``"win"`` if it is the only side with a winner,
         ``"draw"`` if it shares the victory with another side or nobody won, else ``"loss"``."""
         self._check_seat(seat)
         team = self.team_of(seat)
+        return self._judge(self.offender in team, self.winning_teams, team)
+
+    def _judge(self, offended: bool, winning: tuple, side: Any) -> str:
+        """One rule for a seat and for a side: an illegal move loses for its side (the others
+        draw); otherwise the only winning side wins, a shared victory or no winner is a draw."""
         if self.offender >= 0:
-            return LOSS if self.offender in team else DRAW
-        winning = self.winning_teams
+            return LOSS if offended else DRAW
         if not winning:
             return DRAW
-        if team in winning:
+        if side in winning:
             return WIN if len(winning) == 1 else DRAW
         return LOSS
 

@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 import pytest
 from cardzoo.envs import beasty_bar_v0
+from cardzoo.train.bench_loops import POSITIONS, game_positions
 from conformance_cases import CASES
 
 #: Games whose determinize is being fixed by other work of issue 16: skipped here until it lands.
@@ -49,7 +50,7 @@ SITTING_DUCKS_6P_FAULT = (
     "(6 players: game seed 200, late position)"
 )
 
-FRACTIONS = {"early": 0.1, "middle": 0.5, "late": 0.9}
+FRACTIONS = POSITIONS
 #: Seeded random games per case for (a), and their positions: every seat at each of them.
 TWIN_GAMES = 4
 #: Random legal moves applied to both samples after the first comparison.
@@ -68,25 +69,11 @@ def _skip_pending(module: Any) -> None:
 
 
 def positions(module: Any, config: dict, seed: int) -> dict[str, Any]:
-    """The early, middle and late states of one seeded random game (clones)."""
+    """The early, middle and late states of one seeded random game (clones), as the bench
+    takes them."""
     spec = module.GAME
-    cfg = spec.make_config(**config)
-    pick = random.Random(seed).random
-    state = spec.state_cls(cfg, seed=seed)
-    moves = []
-    while not state.terminal and not state.truncated:
-        legal = state.legal_move_ids()
-        move = legal[int(pick() * len(legal))]
-        state.apply_id(move)
-        moves.append(move)
-    wanted = {int(f * len(moves)): name for name, f in FRACTIONS.items()}
-    found = {}
-    state = spec.state_cls(cfg, seed=seed)  # replayed: cloning every state of a long game costs
-    for i, move in enumerate(moves):
-        if i in wanted:
-            found[wanted[i]] = state.clone()
-        state.apply_id(move)
-    return found
+    found = game_positions(spec.state_cls, spec.make_config(**config), games=1, seed=seed)
+    return {name: states[0] for name, states in found.items()}
 
 
 def views(state: Any) -> tuple:
