@@ -54,6 +54,7 @@ moves by the same ``current_player``; each decision is one environment step.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Iterable
 from dataclasses import fields
 from typing import Any, ClassVar
@@ -70,12 +71,36 @@ class IllegalMoveError(ValueError):
 _SOLO_TEAMS: dict[int, tuple[tuple[int, ...], ...]] = {}
 
 
-class GameState:
-    """What every engine's ``State`` shares: moves by object or id, checked application, errors.
+#: Every piece of the engine contract that is not a plain method of :class:`GameState`, with what it
+#: is: the env, the encoders, the agents, the search code and the conformance suite rely on each.
+#: Methods are declared below as abstract methods; these are the attributes. A ``State`` class
+#: that lacks one fails when it is defined (:meth:`GameState.__init_subclass__`).
+CONTRACT_ATTRIBUTES: dict[str, str] = {
+    "MOVES": "class attribute: tuple of every move that can ever be legal, indexed by move id",
+    "MOVE_INDEX": "class attribute: dict move -> move id (the inverse of MOVES)",
+    "TITLE": "class attribute: the game's name as shown in errors and renders",
+    "PHASE_NAMES": "class attribute: the name of each phase number (errors, encoders, renders)",
+    "END_REASONS": "class attribute: every value end_reason can take",
+    "config": "attribute: the game's frozen Config",
+    "num_players": "attribute: the player count",
+    "current_player": "attribute: the seat to move, -1 once terminal",
+    "terminal": "attribute: whether the game has ended",
+    "phase": "attribute: the current phase number (an index into PHASE_NAMES)",
+    "turn": "attribute: completed turns, compared with config.max_turns",
+    "move_count": "attribute: moves applied since the deal",
+    "end_reason": "attribute: why the game ended (one of END_REASONS), None while it goes on",
+    "card_totals": "property: card count per kind over every zone (what census() adds up to)",
+}
 
-    A subclass sets the class attributes ``MOVES``, ``MOVE_INDEX``, ``TITLE`` and ``PHASE_NAMES``
-    and provides ``legal_move_ids``, ``is_legal``, ``apply_id`` and the attributes ``phase``,
-    ``terminal``, ``current_player`` and ``num_players``.
+
+class GameState:
+    """What every engine's ``State`` shares, and the contract it must fulfil.
+
+    It supplies moves by object or id (:meth:`legal_moves`, :meth:`apply` with its checks and
+    errors), :meth:`teams`, :attr:`truncated` and the seat check. A subclass provides every
+    abstract method below and every entry of :data:`CONTRACT_ATTRIBUTES`; one that does not fails
+    when its class statement runs, with a ``TypeError`` naming each missing piece. A partial base
+    meant to be subclassed further passes ``abstract=True`` in its class statement.
     """
 
     __slots__ = ()
@@ -83,6 +108,82 @@ class GameState:
     MOVE_INDEX: ClassVar[dict[Any, int]]
     TITLE: ClassVar[str]
     PHASE_NAMES: ClassVar[tuple[str, ...]]
+    END_REASONS: ClassVar[tuple[str, ...]]
+    config: Any
+    num_players: int
+    current_player: int
+    terminal: bool
+    phase: int
+    turn: int
+    move_count: int
+    end_reason: str | None
+
+    def __init_subclass__(cls, abstract: bool = False, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if abstract:
+            return
+        missing = [
+            f"{name} ({what})"
+            for name, what in CONTRACT_ATTRIBUTES.items()
+            if not hasattr(cls, name)
+        ]
+        for name in dir(cls):
+            member = getattr(cls, name, None)
+            if getattr(member, "__isabstractmethod__", False):
+                summary = (member.__doc__ or "").strip().splitlines()[0]
+                missing.append(f"{name}() ({summary})")
+        if missing:
+            listed = "\n  - ".join(missing)
+            raise TypeError(
+                f"{cls.__module__}.{cls.__qualname__} does not fulfil the cardzoo engine contract "
+                f"(cardzoo.envs.core); it lacks:\n  - {listed}"
+            )
+
+    # --- the methods every engine provides --------------------------------------------------
+
+    @abstractmethod
+    def legal_move_ids(self) -> list[int]:
+        """Ids of the current player's legal moves, ascending (a new list)."""
+
+    @abstractmethod
+    def is_legal(self, move_id: int) -> bool:
+        """Whether the move with this id is legal now (cheap: builds no list)."""
+
+    @abstractmethod
+    def apply_id(self, move_id: int) -> None:
+        """Play a move id already known to be legal (the env's unchecked fast path)."""
+
+    @abstractmethod
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats once terminal (empty: nobody won)."""
+
+    @abstractmethod
+    def scores(self) -> tuple[float, ...]:
+        """The game's own score per seat."""
+
+    @abstractmethod
+    def clone(self) -> GameState:
+        """A cheap, independent copy, RNG state included."""
+
+    @abstractmethod
+    def view(self, player: int) -> Any:
+        """A read-only record of everything ``player`` may see and nothing else."""
+
+    @abstractmethod
+    def determinize(self, player: int, rng: np.random.Generator | int | None = None) -> GameState:
+        """A copy with everything ``player`` cannot see resampled from what it has seen."""
+
+    @abstractmethod
+    def census(self) -> dict[str, list[int]]:
+        """Card counts per kind for every zone (they add up to ``card_totals``)."""
+
+    @abstractmethod
+    def render(self) -> str:
+        """The whole table as text, hidden cards included."""
+
+    @abstractmethod
+    def render_for(self, player: int) -> str:
+        """What one seat may see, as text (a function of its view)."""
 
     @property
     def truncated(self) -> bool:
