@@ -40,7 +40,7 @@ What everyone knows beyond the table (§9), kept up to date on every move:
   per seat (``pool_lb``, ``pool_unknown``, ``discard_known``; the per-species counts are
   ``bytearray`` s, which the encoder copies as they are);
 - ``log``: the events that moved unseen cards, which :meth:`State.determinize` replays (see
-  :mod:`cardzoo.envs.cubirds.belief`).
+  :mod:`cardzoo.envs.cubirds.hidden`).
 
 Decisions taken here where the rules spec leaves a detail open:
 
@@ -65,7 +65,7 @@ from cardzoo.envs.core import (
     normalize_config,
     resolve_first_player,
 )
-from cardzoo.envs.cubirds.belief import (
+from cardzoo.envs.cubirds.hidden import (
     EV_BATCH,
     EV_CLOSE,
     EV_PUBLIC,
@@ -575,7 +575,7 @@ class State(GameState):
         resampled: anything public or seen by ``player``. Each other hand's hidden cards are drawn
         again from the pile they came from (the pool of a reshuffled public discard pile is never
         mixed with older hidden cards), and a player never gets a card of a species it has laid
-        or flocked since its last unseen draw. See :mod:`cardzoo.envs.cubirds.belief`.
+        or flocked since its last unseen draw. See :mod:`cardzoo.envs.cubirds.hidden`.
         """
         self._check_seat(player)
         rng = make_rng(rng)

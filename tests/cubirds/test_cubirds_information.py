@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from cardzoo.encoders.cubirds import CubirdsEncoder
-from cardzoo.envs.cubirds import belief
+from cardzoo.envs.cubirds import hidden as belief
 from cardzoo.envs.cubirds.data import SPECIES_LETTERS
 from cardzoo.envs.cubirds.game import (
     DRAW_PHASE,
