@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 from cardzoo.agents.base import Seat, acting_seat
+from cardzoo.envs.core import child_seed
 from cardzoo.envs.sitting_ducks.data import (
     BOTTOMS_UP,
     DUCK_AND_COVER,
@@ -130,7 +131,7 @@ class SittingDucksHeuristic:
         kb = min(copy.known_bottom, len(copy.deck))
         upper = sorted(copy.deck[kb:])
         copy.deck = copy.deck[:kb] + [upper[i] for i in self.rng.permutation(len(upper))]
-        copy.rng = np.random.default_rng(int(self.rng.integers(2**63)))
+        copy.rng = np.random.default_rng(child_seed(self.rng))
         return copy
 
     # -- scoring ----------------------------------------------------------------------------------

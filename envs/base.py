@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
-from cardzoo.envs.core import IllegalMoveError
+from cardzoo.envs.core import IllegalMoveError, child_seed
 from cardzoo.envs.outcome import (
     END_ILLEGAL_ACTION,
     END_TRUNCATED,
@@ -297,7 +297,7 @@ class CardGameEnv(AECEnv, EzPickle):
                 raise ValueError(f"seed must be a non-negative int or None, got {seed!r}")
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
-        self.game_state = self.game.state_cls(self.config, seed=int(self._rng.integers(2**63)))
+        self.game_state = self.game.state_cls(self.config, seed=child_seed(self._rng))
         self._move_count = self.game_state.move_count
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}

@@ -423,3 +423,12 @@ def resolve_first_player(value: int | str, num_players: int, rng: np.random.Gene
     if value == "random":
         return int(rng.integers(num_players))
     return int(value)
+
+
+def child_seed(rng: np.random.Generator) -> int:
+    """A seed for a new, independent generator, drawn from ``rng`` (one draw, any int63).
+
+    Used wherever a game, a copy or a sample gets its own generator from a parent one: the seed
+    is a plain int, so the child can be rebuilt and logged.
+    """
+    return int(rng.integers(2**63))

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 from cardzoo.agents import Seat, make_agent
 from cardzoo.agents.policy import NumpyActor
+from cardzoo.envs.core import child_seed
 
 
 class Table:
@@ -43,7 +44,7 @@ class Table:
         to the caller.
         """
         rng = self.rng
-        self.state = state = self.new_game(int(rng.integers(2**63)))
+        self.state = state = self.new_game(child_seed(rng))
         n = state.num_players
         seat = int(rng.integers(n)) if learner_seat is None else learner_seat
         self.learner = seat
@@ -96,7 +97,7 @@ class AgentOpponent(Opponent):
         for t in tables:
             agent = t.agents.get(self.spec)
             if agent is None:
-                seed = int(t.rng.integers(2**63))
+                seed = child_seed(t.rng)
                 agent = t.agents[self.spec] = make_agent(self.spec, self.game, seed=seed)
             state = t.state
             seat = state.current_player
@@ -165,7 +166,7 @@ def state_factory(module: Any, config: Any) -> Any:
     state_cls = module.GAME.state_cls
 
     def new_game(seed: int) -> Any:
-        return state_cls(config, seed=int(np.random.default_rng(seed).integers(2**63)))
+        return state_cls(config, seed=child_seed(np.random.default_rng(seed)))
 
     return new_game
 

@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 import pytest
 from cardzoo.envs import beasty_bar_v0
+from cardzoo.envs.core import child_seed
 from cardzoo.train.bench_loops import POSITIONS, game_positions
 from conformance_cases import CASES
 
@@ -226,7 +227,7 @@ def test_a_shuffle_of_the_true_order_fails_the_twin_check(monkeypatch):
                 h, a = len(hand), len(aside)
                 new.hands[q], new.set_asides[q] = pool[:h], pool[h : h + a]
                 new.draws[q] = pool[h + a :]
-            new.rng = np.random.default_rng(int(rng.integers(2**63)))
+            new.rng = np.random.default_rng(child_seed(rng))
             new._legal = None
             return new
 
