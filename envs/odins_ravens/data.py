@@ -10,7 +10,6 @@ its **pair kind** ``0..14`` (``PAIR_KIND[a][b]``).
 from __future__ import annotations
 
 NUM_TYPES = 5  # land types
-LAND_NAMES = ("Forest", "Mountain", "Plains", "Snow", "Water")
 LAND_LETTERS = ("F", "M", "P", "S", "W")
 
 NUM_ODIN = 4  # Odin card types O1..O4
@@ -18,7 +17,6 @@ NUM_KINDS = NUM_TYPES + NUM_ODIN  # 9 kinds of player card
 ODIN_BASE = NUM_TYPES  # kind of O1
 KIND_NAMES = (*LAND_LETTERS, "O1", "O2", "O3", "O4")
 ODIN_SYMBOL = NUM_TYPES  # the Odin picture on a Magic Way card
-SYMBOL_NAMES = (*LAND_LETTERS, "Odin")
 
 HAND_SIZE = 5  # refill target (§4)
 START_TRACK = 9  # land cards dealt at setup (§3)
@@ -58,6 +56,35 @@ FLIGHT_CARDS_PER_TYPE = 5
 ODIN_COPIES_PER_TYPE = 2
 MAX_FLIGHT_CARDS_PER_TYPE = 12  # bounds keep every count of the encoders within int8
 MAX_ODIN_COPIES_PER_TYPE = 6
+
+#: Phases of a decision (see ``game.py``); ``PHASE_NAMES`` says each in words.
+PLAY, REARRANGE, TARGET_CARD, TARGET_SPACE, ORIENT, EXTEND, GAME_OVER = range(7)
+PHASE_NAMES = (
+    "play",
+    "rearrange the auxiliary deck",
+    "choose a land card",
+    "choose a land space",
+    "orient a land card",
+    "extend the path or not",
+    "game over",
+)
+#: What a TARGET_CARD decision is for.
+OP_ROTATE, OP_REMOVE, OP_SWAP_FIRST, OP_SWAP_SECOND = range(4)
+OP_NAMES = ("O3-A rotate", "O3-B remove", "O4-B first card", "O4-B second card")
+#: Why an ORIENT decision happens.
+FOR_O2B, FOR_EXTENSION = 0, 1
+
+#: The only end reason: a total reached ``TARGET_SCORE`` (§8).
+END_SCORE = "score_reached"
+
+#: Census kinds: seat 0's 9 card kinds, seat 1's, the 15 land pair kinds, the 6 Magic Way cards.
+PLAYER_KINDS = 2 * NUM_KINDS
+LAND_KIND_BASE = PLAYER_KINDS
+MAGIC_WAY_KIND_BASE = LAND_KIND_BASE + NUM_PAIRS
+NUM_CENSUS_KINDS = MAGIC_WAY_KIND_BASE + NUM_MAGIC_WAY_CARDS
+
+#: Pair kind of a land-card code 5*a + b.
+CODE_PAIR = tuple(PAIR_KIND[c // NUM_TYPES][c % NUM_TYPES] for c in range(NUM_TYPES * NUM_TYPES))
 
 ODIN_OPTIONS = {
     (0, 0): "move the opponent's raven 1 space back",

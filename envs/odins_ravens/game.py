@@ -44,50 +44,56 @@ Decisions taken here where the rules spec leaves a detail open
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
 from cardzoo.envs.core import (
     CachedLegalMoves,
     GameState,
-    check_first_player,
-    check_int_range,
-    check_option,
     clone_rng,
     make_rng,
-    normalize_config,
     resolve_first_player,
 )
-from cardzoo.envs.odins_ravens import hidden
+from cardzoo.envs.odins_ravens import hidden, positions
+from cardzoo.envs.odins_ravens.config import Config, card_totals
 from cardzoo.envs.odins_ravens.data import (
-    FLIGHT_CARDS_PER_TYPE,
+    CODE_PAIR,
+    END_SCORE,
+    EXTEND,
+    FOR_EXTENSION,
+    FOR_O2B,
+    GAME_OVER,
     HAND_SIZE,
-    KIND_NAMES,
-    LAND_CARDS,
-    LAND_LETTERS,
+    LAND_KIND_BASE,
     MAGIC_WAY_BONUS,
-    MAGIC_WAY_CARDS,
-    MAX_FLIGHT_CARDS_PER_TYPE,
+    MAGIC_WAY_KIND_BASE,
     MAX_FROM_AUX,
     MAX_FROM_HAND,
-    MAX_ODIN_COPIES_PER_TYPE,
+    NUM_CENSUS_KINDS,
     NUM_KINDS,
-    NUM_LAND_CARDS,
     NUM_MAGIC_WAY_CARDS,
     NUM_ODIN,
-    NUM_PAIRS,
     NUM_TYPES,
     O2B_CARDS,
     ODIN_BASE,
-    ODIN_COPIES_PER_TYPE,
     ODIN_SYMBOL,
-    PAIR_KIND,
-    PAIRS,
+    OP_NAMES,
+    OP_REMOVE,
+    OP_ROTATE,
+    OP_SWAP_FIRST,
+    OP_SWAP_SECOND,
+    ORIENT,
+    PHASE_NAMES,
+    PLAY,
+    PLAYER_KINDS,
+    REARRANGE,
     START_TRACK,
+    TARGET_CARD,
     TARGET_SCORE,
+    TARGET_SPACE,
 )
+from cardzoo.envs.odins_ravens.hidden import View
 from cardzoo.envs.odins_ravens.moves import (
     DISCARD,
     DISCARD_AUX,
@@ -113,130 +119,45 @@ from cardzoo.envs.odins_ravens.moves import (
     STONE_TARGET,
     TARGET,
 )
+from cardzoo.envs.odins_ravens.render import land_name, render_state, render_view, symbols_name
 
-# ---------------------------------------------------------------------------------------------
-# Configuration
-
-
-def _pair_list(name: str, value: Any, count: int, symbols: int, distinct: bool) -> tuple:
-    """Validate a make-up: ``count`` pairs of ints in ``0..symbols-1``; returns sorted pairs."""
-    try:
-        pairs = [tuple(int(x) for x in pair) for pair in value]
-        raw = [tuple(pair) for pair in value]
-    except (TypeError, ValueError):
-        raise ValueError(f"option {name!r} must be a list of {count} pairs of ints") from None
-    if len(pairs) != count or any(len(p) != 2 for p in pairs):
-        raise ValueError(f"option {name!r} must be a list of {count} pairs, got {value!r}")
-    for pair, given in zip(pairs, raw):
-        if any(isinstance(x, bool) or float(x) != int(x) for x in given):
-            raise ValueError(f"option {name!r}: {given!r} is not a pair of ints")
-        if not all(0 <= x < symbols for x in pair):
-            raise ValueError(f"option {name!r}: {given!r} has a value outside 0..{symbols - 1}")
-        if distinct and pair[0] == pair[1]:
-            raise ValueError(f"option {name!r}: {given!r} shows the same symbol twice")
-    return tuple((min(p), max(p)) for p in pairs)
-
-
-@dataclass(frozen=True)
-class Config:
-    """Every rule option of the Odin's Ravens rules spec (§13), with its documented default.
-
-    ``land_cards`` (40 pairs of land types 0..4) and ``magic_way_cards`` (6 pairs of symbols
-    0..5, 5 = the Odin picture) default to ``None``, meaning the make-up of §2; the validated
-    config holds the sorted pairs. ``max_turns`` is the spec's ``max_turns_per_game``.
-    """
-
-    num_players: int = 2
-    first_player: int | str = "random"
-    land_cards: tuple[tuple[int, int], ...] | None = None
-    flight_cards_per_type: int = FLIGHT_CARDS_PER_TYPE
-    odin_copies_per_type: int = ODIN_COPIES_PER_TYPE
-    magic_way_cards: tuple[tuple[int, int], ...] | None = None
-    joker_requires_no_match: bool = False
-    max_turns_per_race: int = 200
-    max_turns: int = 2000
-
-    def __post_init__(self) -> None:
-        normalize_config(self)
-        check_int_range("num_players", self.num_players, 2, 2)
-        check_first_player(self.first_player, self.num_players)
-        land = LAND_CARDS if self.land_cards is None else self.land_cards
-        land = _pair_list("land_cards", land, NUM_LAND_CARDS, NUM_TYPES, distinct=False)
-        object.__setattr__(self, "land_cards", land)
-        ways = MAGIC_WAY_CARDS if self.magic_way_cards is None else self.magic_way_cards
-        ways = _pair_list("magic_way_cards", ways, NUM_MAGIC_WAY_CARDS, 6, distinct=True)
-        object.__setattr__(self, "magic_way_cards", ways)
-        check_int_range(
-            "flight_cards_per_type", self.flight_cards_per_type, 1, MAX_FLIGHT_CARDS_PER_TYPE
-        )
-        check_int_range(
-            "odin_copies_per_type", self.odin_copies_per_type, 0, MAX_ODIN_COPIES_PER_TYPE
-        )
-        check_option("joker_requires_no_match", self.joker_requires_no_match, [False, True])
-        check_int_range("max_turns_per_race", self.max_turns_per_race, 1)
-        check_int_range("max_turns", self.max_turns, 1)
-
-    @property
-    def deck(self) -> list[int]:
-        """One player's 33 cards (by default) as counts per kind."""
-        return [self.flight_cards_per_type] * NUM_TYPES + [self.odin_copies_per_type] * NUM_ODIN
-
-    @property
-    def deck_size(self) -> int:
-        return sum(self.deck)
-
-
-# ---------------------------------------------------------------------------------------------
-# Phases, end reasons, card kinds of the census
-
-PLAY, REARRANGE, TARGET_CARD, TARGET_SPACE, ORIENT, EXTEND, GAME_OVER = range(7)
-PHASE_NAMES = (
-    "play",
-    "rearrange the auxiliary deck",
-    "choose a land card",
-    "choose a land space",
-    "orient a land card",
-    "extend the path or not",
-    "game over",
-)
-#: What a TARGET_CARD decision is for.
-OP_ROTATE, OP_REMOVE, OP_SWAP_FIRST, OP_SWAP_SECOND = range(4)
-OP_NAMES = ("O3-A rotate", "O3-B remove", "O4-B first card", "O4-B second card")
-#: Why an ORIENT decision happens.
-FOR_O2B, FOR_EXTENSION = 0, 1
-
-END_SCORE = "score_reached"
-
-#: Census kinds: seat 0's 9 card kinds, seat 1's, the 15 land pair kinds, the 6 Magic Way cards.
-PLAYER_KINDS = 2 * NUM_KINDS
-LAND_KIND_BASE = PLAYER_KINDS
-MAGIC_WAY_KIND_BASE = LAND_KIND_BASE + NUM_PAIRS
-NUM_CENSUS_KINDS = MAGIC_WAY_KIND_BASE + NUM_MAGIC_WAY_CARDS
-
-#: Pair kind of a land-card code 5*a + b.
-CODE_PAIR = tuple(PAIR_KIND[c // NUM_TYPES][c % NUM_TYPES] for c in range(NUM_TYPES * NUM_TYPES))
+# Names that live in the other rooms, importable from here as before.
+__all__ = [
+    "CODE_PAIR",
+    "END_SCORE",
+    "EXTEND",
+    "FOR_EXTENSION",
+    "FOR_O2B",
+    "GAME_OVER",
+    "LAND_KIND_BASE",
+    "MAGIC_WAY_KIND_BASE",
+    "NUM_CENSUS_KINDS",
+    "OP_NAMES",
+    "OP_REMOVE",
+    "OP_ROTATE",
+    "OP_SWAP_FIRST",
+    "OP_SWAP_SECOND",
+    "ORIENT",
+    "PHASE_NAMES",
+    "PLAY",
+    "PLAYER_KINDS",
+    "REARRANGE",
+    "TARGET_CARD",
+    "TARGET_SPACE",
+    "Config",
+    "State",
+    "View",
+    "card_totals",
+    "deal_track",
+    "land_name",
+    "move_from_id",
+    "symbols_name",
+]
 
 
 def move_from_id(move_id: int) -> Any:
     """The move with this id in the move universe."""
     return MOVES[move_id]
-
-
-def card_totals(config: Config) -> list[int]:
-    """Cards per census kind: each seat's deck, the land cards by pair kind, each Magic Way card."""
-    land = [0] * NUM_PAIRS
-    for a, b in config.land_cards:
-        land[PAIR_KIND[a][b]] += 1
-    return config.deck * 2 + land + [1] * NUM_MAGIC_WAY_CARDS
-
-
-def land_name(code: int) -> str:
-    """``"F/M"``: the land types of a card (seat 0's path first, as placed)."""
-    return f"{LAND_LETTERS[code // NUM_TYPES]}/{LAND_LETTERS[code % NUM_TYPES]}"
-
-
-def symbols_name(symbols: Sequence[int]) -> str:
-    return "+".join("Odin" if s == ODIN_SYMBOL else LAND_LETTERS[s] for s in symbols)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -281,60 +202,6 @@ def deal_track(
         p1.append(b)
         rejected = 0
     return p0, p1, known
-
-
-# ---------------------------------------------------------------------------------------------
-# What a player may see
-
-
-@dataclass(frozen=True)
-class View:
-    """Everything one player may see (rules spec §10), and nothing else.
-
-    Per-seat tuples are indexed by absolute seat. ``hand`` and ``discards`` are counts per kind;
-    ``aux`` is the viewer's own auxiliary deck, **top first**; ``magic_way_rows`` list the kinds
-    in play order. ``land_known`` lists the land deck's seen bottom cards in the order they will
-    be drawn (codes ``5*a+b``). ``logs`` are the public event logs of both seats this race (see
-    ``hidden.py``); ``reshuffled``/``drawn_since`` summarise a seat's last reshuffle.
-    """
-
-    player: int
-    current_player: int
-    phase: int
-    target_op: int
-    swap_first: int
-    pending_land: int
-    orient_for: int
-    rearranged: int
-    paths: tuple[tuple[int, ...], tuple[int, ...]]
-    pos: tuple[int, int]
-    stone: tuple[int, int]
-    magic_way: tuple[int, int]
-    magic_way_rows: tuple[tuple[int, ...], ...]
-    discards: tuple[tuple[int, ...], ...]
-    hand: tuple[int, ...]
-    aux: tuple[int, ...]
-    draw_counts: tuple[int, ...]
-    hand_sizes: tuple[int, ...]
-    aux_sizes: tuple[int, ...]
-    draw_sizes: tuple[int, ...]
-    land_deck_size: int
-    land_deck_counts: tuple[int, ...]
-    land_known: tuple[int, ...]
-    used_hand: int
-    used_aux: int
-    o2b_used: bool
-    totals: tuple[int, int]
-    race: int
-    race_turn: int
-    turn: int
-    race_first: int
-    last_race: tuple[int, int, int]
-    reshuffled: tuple[tuple[int, ...], ...]
-    drawn_since: tuple[int, ...]
-    logs: tuple[tuple[tuple, ...], ...]
-    terminal: bool
-    winners: tuple[int, ...]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -443,7 +310,7 @@ class State(CachedLegalMoves, GameState):
         self.draws = [[], []]
         self.discards = [[0] * NUM_KINDS, [0] * NUM_KINDS]
         self.logs = [[], []]
-        self.known_from = [_NO_CHECKPOINT, _NO_CHECKPOINT]
+        self.known_from = [hidden.NO_CHECKPOINT, hidden.NO_CHECKPOINT]
         self._beliefs: list[hidden.Belief | None] = [None, None]
         self.reshuffled = [[0] * NUM_KINDS, [0] * NUM_KINDS]
         self.drawn_since = [0, 0]
@@ -482,131 +349,10 @@ class State(CachedLegalMoves, GameState):
     # -- hand-set positions (scenario tests, analysis) ------------------------------------------
 
     @classmethod
-    def from_position(
-        cls,
-        config: Config | None = None,
-        *,
-        paths: tuple[Sequence[Any], Sequence[Any]],
-        pos: tuple[int, int] = (-1, -1),
-        stone: tuple[int, int] | None = None,
-        hands: Sequence[Sequence[Any]] = ((), ()),
-        aux: Sequence[Sequence[Any]] = ((), ()),
-        draw_piles: Sequence[Sequence[Any]] | None = None,
-        magic_way: int = 0,
-        magic_way_rows: Sequence[Sequence[Any]] = ((), ()),
-        land_deck: Sequence[tuple[Any, Any]] | None = None,
-        current_player: int = 0,
-        totals: tuple[int, int] = (0, 0),
-        race: int = 1,
-        last_race_winner: int = -1,
-        used: tuple[int, int] = (0, 0),
-        seed: int | None = 0,
-    ) -> State:
-        """A hand-set position at the start of ``current_player``'s plays (play phase).
-
-        ``paths`` are the land types of both paths (ints 0..4 or letters ``"FMPSW"``), card 0
-        first; ``stone`` is ``(card, path seat)``. Cards are kinds 0..8 or names (``"M"``,
-        ``"O3"``). ``aux`` piles and ``draw_piles`` are listed **top first**; a seat's cards not
-        placed anywhere (by default the whole rest of its deck) go to its discard pile, so the
-        census adds up. ``land_deck`` lists land cards top first; by default the land cards not
-        in the row, in a seeded random order. ``used`` = cards already taken this turn from hand
-        and from the auxiliary deck.
-        """
-        config = Config() if config is None else config
-        state = cls.__new__(cls)
-        state.config = config
-        state.num_players = 2
-        state.rng = make_rng(seed)
-        state.first_player = current_player
-        p0 = [_land_type(x) for x in paths[0]]
-        p1 = [_land_type(x) for x in paths[1]]
-        if len(p0) != len(p1) or not p0:
-            raise ValueError("paths: two lists of the same, non-zero length")
-        state.paths = [p0, p1]
-        available = card_totals(config)[LAND_KIND_BASE:MAGIC_WAY_KIND_BASE]
-        for a, b in zip(p0, p1):
-            available[PAIR_KIND[a][b]] -= 1
-        if min(available) < 0:
-            raise ValueError("paths: the row uses land cards the make-up does not have")
-        if land_deck is None:
-            rest = [PAIRS[i][0] * NUM_TYPES + PAIRS[i][1] for i in range(NUM_PAIRS)]
-            rest = [c for c, n in zip(rest, available) for _ in range(n)]
-            state.land_deck = [rest[i] for i in state.rng.permutation(len(rest))]
-        else:
-            deck = [_land_type(a) * NUM_TYPES + _land_type(b) for a, b in land_deck]
-            for c in deck:
-                available[CODE_PAIR[c]] -= 1
-            if any(available):
-                raise ValueError("land_deck: row + land deck must be exactly the 40 land cards")
-            state.land_deck = deck[::-1]
-        state.land_known = 0
-        L = len(p0)
-        if not all(-1 <= x < L for x in pos):
-            raise ValueError(f"pos: raven positions must be -1..{L - 1}, got {pos}")
-        state.pos = list(pos)
-        if stone is None:
-            state.stone_card, state.stone_path = -1, -1
-        else:
-            card, path = stone
-            if not 0 <= card < L or path not in (0, 1) or pos[path] == card:
-                raise ValueError(f"stone: (card, path) on an empty space of the row, got {stone}")
-            state.stone_card, state.stone_path = card, path
-        if not 0 <= magic_way < NUM_MAGIC_WAY_CARDS:
-            raise ValueError(f"magic_way: a card index 0..5, got {magic_way}")
-        state._set_magic_way(magic_way, [i for i in range(NUM_MAGIC_WAY_CARDS) if i != magic_way])
-        full = config.deck
-        state.hands, state.aux, state.draws = [], [], []
-        state.discards, state.magic_way_rows, state.logs = [], [], []
-        for p in range(2):
-            left = full[:]
-
-            def take(
-                cards: Sequence[Any], what: str, left: list[int] = left, p: int = p
-            ) -> list[int]:
-                out = [_kind(c) for c in cards]
-                for k in out:
-                    left[k] -= 1
-                    if left[k] < 0:
-                        raise ValueError(f"{what}: seat {p} has no more {KIND_NAMES[k]} cards")
-                return out
-
-            hand = take(hands[p], "hands")
-            state.hands.append([hand.count(k) for k in range(NUM_KINDS)])
-            state.aux.append(take(aux[p], "aux")[::-1])
-            state.magic_way_rows.append(take(magic_way_rows[p], "magic_way_rows"))
-            if draw_piles is None:
-                pile = [k for k in range(NUM_KINDS) for _ in range(left[k])]
-                draw = [pile[i] for i in state.rng.permutation(len(pile))]
-                for k in draw:
-                    left[k] -= 1
-            else:
-                draw = take(draw_piles[p], "draw_piles")[::-1]
-            state.draws.append(draw)
-            state.discards.append(left)
-            hidden_cards = [
-                state.hands[p][k] + state.aux[p].count(k) + draw.count(k) for k in range(NUM_KINDS)
-            ]
-            log = [(hidden.RESHUFFLE, tuple(hidden_cards))]
-            log.append((hidden.DRAW, len(hand) + len(state.aux[p])))
-            log += [hidden.STASH_EVENT] * len(state.aux[p])
-            state.logs.append(log)
-        state.known_from = [_NO_CHECKPOINT, _NO_CHECKPOINT]
-        state._beliefs = [None, None]
-        state.reshuffled = [[0] * NUM_KINDS, [0] * NUM_KINDS]
-        state.drawn_since = [sum(state.hands[p]) + len(state.aux[p]) for p in range(2)]
-        state.totals = list(totals)
-        state.race = race
-        state.race_turn = 0
-        state.turn = 0
-        state.move_count = 0
-        state.race_first = current_player
-        state.last_race = (last_race_winner, 0, -1)
-        state.terminal = False
-        state.end_reason = None
-        state._winners = ()
-        state._start_turn(current_player)
-        state.used_hand, state.used_aux = used
-        return state
+    def from_position(cls, config: Config | None = None, **position: Any) -> State:
+        """A hand-set position at the start of ``current_player``'s plays: see
+        :func:`cardzoo.envs.odins_ravens.positions.from_position` for the keywords."""
+        return positions.from_position(cls, config, **position)
 
     # -- the contract ---------------------------------------------------------------------------
 
@@ -721,52 +467,7 @@ class State(CachedLegalMoves, GameState):
     def view(self, player: int) -> View:
         """What ``player`` may see (§10)."""
         self._check_seat(player)
-        known = self.land_deck[: self.land_known]
-        land_counts = [0] * NUM_PAIRS
-        for c in self.land_deck:
-            land_counts[CODE_PAIR[c]] += 1
-        draw_counts = [0] * NUM_KINDS
-        for k in self.draws[player]:
-            draw_counts[k] += 1
-        return View(
-            player=player,
-            current_player=self.current_player,
-            phase=self.phase,
-            target_op=self.target_op,
-            swap_first=self.swap_first,
-            pending_land=self.pending_land,
-            orient_for=self.orient_for,
-            rearranged=self.rearranged,
-            paths=(tuple(self.paths[0]), tuple(self.paths[1])),
-            pos=(self.pos[0], self.pos[1]),
-            stone=(self.stone_card, self.stone_path),
-            magic_way=self.config.magic_way_cards[self.magic_way],
-            magic_way_rows=tuple(tuple(r) for r in self.magic_way_rows),
-            discards=tuple(tuple(d) for d in self.discards),
-            hand=tuple(self.hands[player]),
-            aux=tuple(reversed(self.aux[player])),
-            draw_counts=tuple(draw_counts),
-            hand_sizes=tuple(sum(h) for h in self.hands),
-            aux_sizes=tuple(len(a) for a in self.aux),
-            draw_sizes=tuple(len(d) for d in self.draws),
-            land_deck_size=len(self.land_deck),
-            land_deck_counts=tuple(land_counts),
-            land_known=tuple(reversed(known)),
-            used_hand=self.used_hand,
-            used_aux=self.used_aux,
-            o2b_used=self.o2b_used,
-            totals=(self.totals[0], self.totals[1]),
-            race=self.race,
-            race_turn=self.race_turn,
-            turn=self.turn,
-            race_first=self.race_first,
-            last_race=self.last_race,
-            reshuffled=tuple(tuple(r) for r in self.reshuffled),
-            drawn_since=tuple(self.drawn_since),
-            logs=tuple(tuple(g) for g in self.logs),
-            terminal=self.terminal,
-            winners=self._winners,
-        )
+        return hidden.build_view(self, player)
 
     def determinize(self, player: int, rng: np.random.Generator | int | None = None) -> State:
         """A clone where everything ``player`` cannot see is resampled consistently with what
@@ -775,56 +476,21 @@ class State(CachedLegalMoves, GameState):
         pile, the unseen part of the land deck, the face-down Magic Way cards, and the RNG.
         The result depends on what ``player`` knows and on ``rng`` only."""
         self._check_seat(player)
-        rng = make_rng(rng)
-        new = self.clone()
-        # Every unknown pool is put in a canonical (sorted) order before it is shuffled, so the
-        # sample depends on what the seat knows and on ``rng``, never on the true order.
-        k = self.land_known
-        top = sorted(self.land_deck[k:])
-        new.land_deck = self.land_deck[:k] + [top[i] for i in rng.permutation(len(top))]
-        down = sorted(self.magic_way_down)
-        new.magic_way_down = [down[i] for i in rng.permutation(len(down))]
-        own = sorted(self.draws[player])
-        new.draws[player] = [own[i] for i in rng.permutation(len(own))]
-        q = 1 - player
-        belief = self.belief(q)
-        if belief.states is not None:
-            hand, aux, draw = belief.sample(rng)
-        else:  # too many label states (a large aux deck from several piles): search instead
-            hand, aux, draw = hidden.search_hidden(self.known_log(q), rng)
-        new.hands[q], new.aux[q], new.draws[q] = hand, aux, draw
-        new.rng = np.random.default_rng(int(rng.integers(2**63)))
-        new._legal = None
-        return new
+        return hidden.determinize(self, player, rng)
 
     def belief(self, seat: int) -> hidden.Belief:
         """What the other seat knows of ``seat``'s hidden cards: the posterior of
         ``hidden.Belief`` over its log from the last checkpoint (see :meth:`known_log`). Kept
         between calls and shared by clones, it only takes in the events since it was last
         used, so its cost does not grow with the length of the game."""
-        origin = self.known_from[seat]
-        belief = self._beliefs[seat]
-        if belief is None or belief.origin is not origin:
-            start, hand = origin
-            belief = hidden.Belief.start(hand, origin, start)
-        log = self.logs[seat]
-        if belief.consumed < len(log):
-            belief = belief.advance(log[belief.consumed :])
-            self._beliefs[seat] = belief
-        elif self._beliefs[seat] is not belief:
-            self._beliefs[seat] = belief
-        return belief
+        return hidden.seat_belief(self, seat)
 
     def known_log(self, seat: int) -> list[tuple]:
         """The public event log of ``seat`` this race, shortened to what still matters: from
         the last reshuffle at which its hand held all its hidden cards (draw pile and aux deck
         empty), a log that starts with exactly that hand, then the events since. Every world
         consistent with one is consistent with the other."""
-        start, hand = self.known_from[seat]
-        log = self.logs[seat]
-        if hand is None:
-            return log
-        return [(hidden.RESHUFFLE, hand), hidden.draw_event(sum(hand)), *log[start:]]
+        return hidden.known_log(self, seat)
 
     @property
     def card_totals(self) -> list[int]:
@@ -877,14 +543,10 @@ class State(CachedLegalMoves, GameState):
 
     def render(self) -> str:
         """A readable table of the whole state (every hidden card shown: the referee's view)."""
-        from cardzoo.envs.odins_ravens.render import render_state
-
         return render_state(self)
 
     def render_for(self, player: int) -> str:
         """What seat ``player`` may see, as text; built from :meth:`view` alone."""
-        from cardzoo.envs.odins_ravens.render import render_view
-
         return render_view(self.view(player), self.config)
 
     def __repr__(self) -> str:
@@ -1326,32 +988,6 @@ class State(CachedLegalMoves, GameState):
             self._legal = None
             return
         self._new_race(winner if t0 == t1 else int(t1 < t0))
-
-
-#: ``known_from`` of a seat before any checkpoint: resample from the start of the race's log.
-_NO_CHECKPOINT: tuple[int, tuple[int, ...] | None] = (0, None)
-
-
-def _land_type(x: Any) -> int:
-    if isinstance(x, str):
-        letter = x.strip().upper()[:1]
-        if letter in LAND_LETTERS:
-            return LAND_LETTERS.index(letter)
-        raise ValueError(f"unknown land type {x!r}; land types: {', '.join(LAND_LETTERS)}")
-    if isinstance(x, bool) or not 0 <= x < NUM_TYPES:
-        raise ValueError(f"land type must be 0..{NUM_TYPES - 1} or a letter, got {x!r}")
-    return int(x)
-
-
-def _kind(x: Any) -> int:
-    if isinstance(x, str):
-        name = x.strip().upper()
-        if name in KIND_NAMES:
-            return KIND_NAMES.index(name)
-        raise ValueError(f"unknown card {x!r}; cards: {', '.join(KIND_NAMES)}")
-    if isinstance(x, bool) or not 0 <= x < NUM_KINDS:
-        raise ValueError(f"card kind must be 0..{NUM_KINDS - 1} or a name, got {x!r}")
-    return int(x)
 
 
 assert NUM_MOVES == len(MOVES) and MOVES[ENTRY3].pairs == (0,) and MOVES[ENTRY4].aux == 1

@@ -1,4 +1,12 @@
-"""Resampling a player's hidden cards consistently with everything the opponent has seen.
+"""What each seat may see and deduce: :class:`View`, the event logs, and ``determinize``.
+
+- :class:`View` and :func:`build_view`: everything one seat may see (§10), and nothing else.
+- The public event logs and :class:`Belief`, the exact posterior over a seat's hidden cards.
+- :func:`determinize`: a full state resampled from what one seat knows (``State.determinize``).
+- The search fallback for a posterior too large to hold lives in ``hidden_search.py``.
+
+Resampling a player's hidden cards consistently with everything the opponent has seen
+-------------------------------------------------------------------------------------
 
 What the opponent sees of a player's hidden zones (hand, auxiliary deck, draw pile) is a public
 **event log**, kept by the engine for each seat and race:
@@ -38,7 +46,8 @@ to its tokens, then deals them uniformly among those ways. Everything is done in
 order, so a sample depends on the log and the rng only, never on the true cards.
 
 If the posterior needs more than ``MAX_STATES`` label states (a large aux deck holding cards
-of several draw piles), a belief gives way to the search fallback :func:`search_hidden`: a
+of several draw piles), a belief gives way to the search fallback ``search_hidden`` (in
+``hidden_search.py``): a
 randomised depth-first search over the events that returns a consistent world, its choices
 among labels uniform rather than weighted (the method used for every sample before).
 
@@ -49,13 +58,18 @@ valid), so the engine keeps one per seat and pays only for the events since its 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
-from cardzoo.envs.odins_ravens.data import HAND_SIZE, NUM_KINDS, NUM_TYPES
+from cardzoo.envs.core import child_seed, make_rng
+from cardzoo.envs.odins_ravens.data import CODE_PAIR, HAND_SIZE, NUM_KINDS, NUM_PAIRS, NUM_TYPES
+
+if TYPE_CHECKING:
+    from cardzoo.envs.odins_ravens.game import State
 
 RESHUFFLE, DRAW, STASH, FROM_HAND, FROM_AUX, REARRANGE, NO_MATCH = range(7)
-EVENT_NAMES = ("reshuffle", "draw", "stash", "from hand", "from aux", "rearrange", "no match")
 
 # The events that carry no count list, built once and shared by every log: a log holds only
 # references to them, so a 200-turn race costs a pointer per event instead of a tuple.
@@ -385,345 +399,178 @@ def sample_hidden(
     pile bottom -> top), from the posterior (:class:`Belief`), or by the search fallback when
     the posterior has too many label states. Raises :class:`InconsistentLog` if none exists."""
     belief = Belief.start().advance(log)
-    return belief.sample(rng) if belief.states is not None else search_hidden(log, rng)
+    if belief.states is not None:
+        return belief.sample(rng)
+    return _search_hidden(log, rng)
+
+
+def _search_hidden(
+    log: list[tuple], rng: np.random.Generator
+) -> tuple[list[int], list[int], list[int]]:
+    """The search fallback (imported here, on first use: ``hidden_search`` imports this
+    module's events)."""
+    from cardzoo.envs.odins_ravens.hidden_search import search_hidden
+
+    return search_hidden(log, rng)
 
 
 # ---------------------------------------------------------------------------------------------
-# The search fallback: a large auxiliary deck of cards from several draw piles can give the
-# exact posterior more than MAX_STATES label states. Then a world is found by a randomised
-# depth-first search over the log's events instead (every world it returns is consistent with
-# the log; its choices among labels are uniform, not weighted by the posterior).
-
-#: The search restarts with a fresh random order after this many steps beyond one per event
-#: (randomised depth-first searches have heavy tails: an unlucky early choice can hide a dead
-#: end deep down) ...
-RESTART_STEPS = 1000
-#: ... and gives up after this many restarts (never reached in tests).
-MAX_RESTARTS = 200
-
-# An aux slot is (epoch, mask, kind it is revealed as later in the log, or -1); a dict of labels
-# is a bag: slots rearranged by O2-A, in an order the opponent did not see.
-Slot = tuple[int, int, int]
+# What a seat may see
 
 
-def reveals_of_stashes(log: list[tuple]) -> list[int]:
-    """For each event: if it is a stash whose card is later played from the auxiliary deck
-    before any rearrangement, the kind it is revealed as; else -1."""
-    out = [-1] * len(log)
-    stack: list[int] = []  # stash event indices, bottom -> top; -1 = a slot of unknown origin
-    for i, event in enumerate(log):
-        code = event[0]
-        if code == STASH:
-            stack.append(i)
-        elif code == FROM_AUX and stack:
-            j = stack.pop()
-            if j >= 0:
-                out[j] = event[1]
-        elif code == REARRANGE:
-            stack = [-1] * len(stack)
-    return out
+@dataclass(frozen=True)
+class View:
+    """Everything one player may see (rules spec §10), and nothing else.
+
+    Per-seat tuples are indexed by absolute seat. ``hand`` and ``discards`` are counts per kind;
+    ``aux`` is the viewer's own auxiliary deck, **top first**; ``magic_way_rows`` list the kinds
+    in play order. ``land_known`` lists the land deck's seen bottom cards in the order they will
+    be drawn (codes ``5*a+b``). ``logs`` are the public event logs of both seats this race (see
+    above); ``reshuffled``/``drawn_since`` summarise a seat's last reshuffle.
+    """
+
+    player: int
+    current_player: int
+    phase: int
+    target_op: int
+    swap_first: int
+    pending_land: int
+    orient_for: int
+    rearranged: int
+    paths: tuple[tuple[int, ...], tuple[int, ...]]
+    pos: tuple[int, int]
+    stone: tuple[int, int]
+    magic_way: tuple[int, int]
+    magic_way_rows: tuple[tuple[int, ...], ...]
+    discards: tuple[tuple[int, ...], ...]
+    hand: tuple[int, ...]
+    aux: tuple[int, ...]
+    draw_counts: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    aux_sizes: tuple[int, ...]
+    draw_sizes: tuple[int, ...]
+    land_deck_size: int
+    land_deck_counts: tuple[int, ...]
+    land_known: tuple[int, ...]
+    used_hand: int
+    used_aux: int
+    o2b_used: bool
+    totals: tuple[int, int]
+    race: int
+    race_turn: int
+    turn: int
+    race_first: int
+    last_race: tuple[int, int, int]
+    reshuffled: tuple[tuple[int, ...], ...]
+    drawn_since: tuple[int, ...]
+    logs: tuple[tuple[tuple, ...], ...]
+    terminal: bool
+    winners: tuple[int, ...]
 
 
-class _Search:
-    """The mutable state of the search at one point of the log."""
-
-    __slots__ = ("pools", "reserved", "epoch", "undrawn", "hand", "aux")
-
-    def __init__(self) -> None:
-        self.pools: list[list[int]] = []  # per epoch: kinds not yet revealed (drawn or not)
-        # per epoch: kinds promised to aux slots that the log reveals later
-        self.reserved: list[list[int]] = []
-        self.epoch = -1
-        self.undrawn = 0  # cards still in the current draw pile
-        self.hand: dict[Label, int] = {}
-        self.aux: list[Slot | dict[Label, int]] = []  # bottom -> top
-
-    def copy(self) -> _Search:
-        new = _Search.__new__(_Search)
-        new.pools = [p[:] for p in self.pools]
-        new.reserved = [r[:] for r in self.reserved]
-        new.epoch = self.epoch
-        new.undrawn = self.undrawn
-        new.hand = dict(self.hand)
-        new.aux = [e if isinstance(e, tuple) else dict(e) for e in self.aux]
-        return new
-
-    def key(self, i: int) -> tuple:
-        aux = tuple(e if isinstance(e, tuple) else tuple(sorted(e.items())) for e in self.aux)
-        pools = tuple(tuple(p) for p in self.pools)
-        return (i, self.undrawn, tuple(sorted(self.hand.items())), aux, pools)
-
-    def free(self, label: Label, kind: int) -> bool:
-        """A token with this label may turn out to be ``kind`` without breaking a promise."""
-        epoch, mask = label
-        if kind < NUM_TYPES and mask >> kind & 1:
-            return False
-        return self.pools[epoch][kind] > self.reserved[epoch][kind]
-
-
-def _take(counts: dict[Label, int], label: Label) -> None:
-    if counts[label] == 1:
-        del counts[label]
-    else:
-        counts[label] -= 1
-
-
-def _options(s: _Search, event: tuple, promise: int) -> list:
-    """The distinct choices an event allows in search state ``s`` (empty: a dead end).
-    ``promise``: for a stash, the kind the log later reveals the stashed card as (or -1)."""
-    code = event[0]
-    if code == STASH:
-        if promise < 0:
-            return sorted(s.hand)
-        return sorted(lab for lab in s.hand if s.free(lab, promise))
-    if code == FROM_HAND:
-        return sorted(lab for lab in s.hand if s.free(lab, event[1]))
-    if code == FROM_AUX:
-        if not s.aux:
-            return []
-        top = s.aux[-1]
-        kind = event[1]
-        if isinstance(top, tuple):
-            epoch, mask, promised = top
-            if promised == kind:
-                return [None]  # its card was reserved when it was stashed
-            return [None] if s.free((epoch, mask), kind) else []
-        return sorted(lab for lab in top if s.free(lab, kind))
-    if code == NO_MATCH and event[2] and s.aux:
-        top = s.aux[-1]
-        if isinstance(top, tuple):
-            return [] if top[2] == event[1] else [None]
-        return sorted(top)  # which card of the rearranged deck is on top
-    return [None]
+def build_view(state: State, player: int) -> View:
+    """What ``player`` may see of ``state`` (§10); the seat is checked by ``State.view``."""
+    known = state.land_deck[: state.land_known]
+    land_counts = [0] * NUM_PAIRS
+    for c in state.land_deck:
+        land_counts[CODE_PAIR[c]] += 1
+    draw_counts = [0] * NUM_KINDS
+    for k in state.draws[player]:
+        draw_counts[k] += 1
+    return View(
+        player=player,
+        current_player=state.current_player,
+        phase=state.phase,
+        target_op=state.target_op,
+        swap_first=state.swap_first,
+        pending_land=state.pending_land,
+        orient_for=state.orient_for,
+        rearranged=state.rearranged,
+        paths=(tuple(state.paths[0]), tuple(state.paths[1])),
+        pos=(state.pos[0], state.pos[1]),
+        stone=(state.stone_card, state.stone_path),
+        magic_way=state.config.magic_way_cards[state.magic_way],
+        magic_way_rows=tuple(tuple(r) for r in state.magic_way_rows),
+        discards=tuple(tuple(d) for d in state.discards),
+        hand=tuple(state.hands[player]),
+        aux=tuple(reversed(state.aux[player])),
+        draw_counts=tuple(draw_counts),
+        hand_sizes=tuple(sum(h) for h in state.hands),
+        aux_sizes=tuple(len(a) for a in state.aux),
+        draw_sizes=tuple(len(d) for d in state.draws),
+        land_deck_size=len(state.land_deck),
+        land_deck_counts=tuple(land_counts),
+        land_known=tuple(reversed(known)),
+        used_hand=state.used_hand,
+        used_aux=state.used_aux,
+        o2b_used=state.o2b_used,
+        totals=(state.totals[0], state.totals[1]),
+        race=state.race,
+        race_turn=state.race_turn,
+        turn=state.turn,
+        race_first=state.race_first,
+        last_race=state.last_race,
+        reshuffled=tuple(tuple(r) for r in state.reshuffled),
+        drawn_since=tuple(state.drawn_since),
+        logs=tuple(tuple(g) for g in state.logs),
+        terminal=state.terminal,
+        winners=state._winners,
+    )
 
 
-def _apply(s: _Search, event: tuple, choice, promise: int) -> bool:
-    """Play one event with one choice; False if it contradicts the state."""
-    code = event[0]
-    if code == RESHUFFLE:
-        if s.undrawn:
-            return False
-        s.pools.append(list(event[1]))
-        s.reserved.append([0] * NUM_KINDS)
-        s.epoch += 1
-        s.undrawn = sum(event[1])
-    elif code == DRAW:
-        n = event[1]
-        if n > s.undrawn:
-            return False
-        s.undrawn -= n
-        label = (s.epoch, 0)
-        s.hand[label] = s.hand.get(label, 0) + n
-    elif code == STASH:
-        _take(s.hand, choice)
-        s.aux.append((choice[0], choice[1], promise))
-        if promise >= 0:
-            s.reserved[choice[0]][promise] += 1
-    elif code == FROM_HAND:
-        _take(s.hand, choice)
-        s.pools[choice[0]][event[1]] -= 1
-    elif code == FROM_AUX:
-        top = s.aux[-1]
-        kind = event[1]
-        if isinstance(top, tuple):
-            s.aux.pop()
-            epoch = top[0]
-            if top[2] == kind:
-                s.reserved[epoch][kind] -= 1
-        else:
-            _take(top, choice)
-            if not top:
-                s.aux.pop()
-            epoch = choice[0]
-        s.pools[epoch][kind] -= 1
-    elif code == REARRANGE:
-        bag: dict[Label, int] = {}
-        for e in s.aux:
-            items = (((e[0], e[1]), 1),) if isinstance(e, tuple) else e.items()
-            for lab, n in items:
-                bag[lab] = bag.get(lab, 0) + n
-        s.aux = [bag] if bag else []
-    elif code == NO_MATCH:
-        bit = 1 << event[1]
-        hand: dict[Label, int] = {}
-        for (epoch, mask), n in s.hand.items():
-            lab = (epoch, mask | bit)
-            hand[lab] = hand.get(lab, 0) + n
-        s.hand = hand
-        if event[2] and s.aux:
-            top = s.aux[-1]
-            if isinstance(top, tuple):
-                s.aux[-1] = (top[0], top[1] | bit, top[2])
-            else:
-                _take(top, choice)
-                if not top:
-                    s.aux.pop()
-                s.aux.append((choice[0], choice[1] | bit, -1))
-    else:
-        raise ValueError(f"unknown event {event!r}")
-    return True
+# ---------------------------------------------------------------------------------------------
+# What a seat knows of the other's hidden cards, and the resampled worlds
+
+#: ``State.known_from`` of a seat before any checkpoint: resample from the race's whole log.
+NO_CHECKPOINT: tuple[int, tuple[int, ...] | None] = (0, None)
 
 
-def _labels(entry: Slot | dict[Label, int]) -> list[Label]:
-    if isinstance(entry, tuple):
-        return [(entry[0], entry[1])]
-    return [lab for lab, n in entry.items() for _ in range(n)]
+def seat_belief(state: State, seat: int) -> Belief:
+    """``State.belief``: the posterior over ``seat``'s hidden cards, advanced to the end of its
+    log and kept on the state (shared by clones: a belief is never changed, only replaced)."""
+    origin = state.known_from[seat]
+    belief = state._beliefs[seat]
+    if belief is None or belief.origin is not origin:
+        start, hand = origin
+        belief = Belief.start(hand, origin, start)
+    log = state.logs[seat]
+    if belief.consumed < len(log):
+        belief = belief.advance(log[belief.consumed :])
+        state._beliefs[seat] = belief
+    elif state._beliefs[seat] is not belief:
+        state._beliefs[seat] = belief
+    return belief
 
 
-def _epoch_matchable(s: _Search, epoch: int) -> bool:
-    """Necessary at every point: the epoch's unrevealed cards fit its unrevealed tokens."""
-    masks = [m for (e, m), n in s.hand.items() if e == epoch for _ in range(n)]
-    for entry in s.aux:
-        masks += [m for e, m in _labels(entry) if e == epoch]
-    if not any(masks):
-        return True
-    if epoch == s.epoch:
-        masks += [0] * s.undrawn
-    return _matchable(masks, s.pools[epoch])
+def known_log(state: State, seat: int) -> list[tuple]:
+    """``State.known_log``: ``seat``'s log this race from its last checkpoint (see there)."""
+    start, hand = state.known_from[seat]
+    log = state.logs[seat]
+    if hand is None:
+        return log
+    return [(RESHUFFLE, hand), draw_event(sum(hand)), *log[start:]]
 
 
-def _tokens(s: _Search) -> list[tuple[str, int, Label]]:
-    """Every unrevealed card as (zone, aux entry index, label)."""
-    out: list[tuple[str, int, Label]] = []
-    for lab, n in s.hand.items():
-        out += [("hand", 0, lab)] * n
-    for i, entry in enumerate(s.aux):
-        out += [("aux", i, lab) for lab in _labels(entry)]
-    out += [("draw", 0, (s.epoch, 0))] * s.undrawn
-    return out
-
-
-def _matchable(masks: list[int], pool: list[int]) -> bool:
-    """Can every token (its mask = land types it may not be) get a distinct card of ``pool``?"""
-    units = [k for k in range(NUM_KINDS) for _ in range(pool[k])]
-    owner = [-1] * len(units)
-
-    def augment(t: int, seen: list[bool]) -> bool:
-        for u, k in enumerate(units):
-            if seen[u] or (k < NUM_TYPES and masks[t] >> k & 1):
-                continue
-            seen[u] = True
-            if owner[u] < 0 or augment(owner[u], seen):
-                owner[u] = t
-                return True
-        return False
-
-    return all(augment(t, [False] * len(units)) for t in range(len(masks)))
-
-
-def _deal(masks: list[int], pool: list[int], rng: np.random.Generator) -> list[int] | None:
-    """Random kinds for the tokens, one card of ``pool`` each, none of a forbidden type."""
-    if sum(pool) != len(masks):
-        return None
-    if not any(masks):
-        cards = [k for k in range(NUM_KINDS) for _ in range(pool[k])]
-        return [cards[i] for i in rng.permutation(len(cards))]
-    if not _matchable(masks, pool):
-        return None
-    pool = pool[:]
-    out = [-1] * len(masks)
-    order = rng.permutation(len(masks))
-    for n, t in enumerate(order):
-        rest = [masks[i] for i in order[n + 1 :]]
-        for k in rng.permutation(NUM_KINDS):
-            if pool[k] == 0 or (k < NUM_TYPES and masks[t] >> k & 1):
-                continue
-            pool[k] -= 1
-            if _matchable(rest, pool):
-                out[t] = int(k)
-                break
-            pool[k] += 1
-    return out
-
-
-def _finish(s: _Search, rng: np.random.Generator) -> tuple[list[int], list[int], list[int]] | None:
-    """Cards for every unrevealed token, or None if some epoch cannot be dealt."""
-    tokens = _tokens(s)
-    kinds = [-1] * len(tokens)
-    for epoch, pool in enumerate(s.pools):
-        idx = [i for i, tok in enumerate(tokens) if tok[2][0] == epoch]
-        dealt = _deal([tokens[i][2][1] for i in idx], pool, rng)
-        if dealt is None:
-            return None
-        for i, k in zip(idx, dealt):
-            kinds[i] = k
-    hand = [0] * NUM_KINDS
-    entries: list[list[int]] = [[] for _ in s.aux]
-    draw: list[int] = []
-    for (zone, i, _), k in zip(tokens, kinds):
-        if zone == "hand":
-            hand[k] += 1
-        elif zone == "aux":
-            entries[i].append(k)
-        else:
-            draw.append(k)
-    aux: list[int] = []
-    for block in entries:  # a bag's cards lie in an order nobody but the owner saw
-        aux += [block[j] for j in rng.permutation(len(block))]
-    draw = [draw[j] for j in rng.permutation(len(draw))]
-    return hand, aux, draw
-
-
-def search_hidden(
-    log: list[tuple], rng: np.random.Generator
-) -> tuple[list[int], list[int], list[int]]:
-    """One world consistent with ``log`` found by a randomised search (the fallback)."""
-    for _ in range(MAX_RESTARTS):
-        result = _search(log, rng, len(log) + RESTART_STEPS)
-        if result is not None:
-            return result
-    raise InconsistentLog(f"no world found after {MAX_RESTARTS} randomised searches")
-
-
-def _search(
-    log: list[tuple], rng: np.random.Generator, budget: int
-) -> tuple[list[int], list[int], list[int]] | None:
-    """One randomised depth-first search; None if ``budget`` steps were not enough."""
-    s = _Search()
-    promises = reveals_of_stashes(log)
-    failed: set[tuple] = set()
-    # Each frame: (event index, state before it, choices left to try).
-    stack: list[tuple[int, _Search, list]] = []
-    i = 0
-    steps = 0
-    while True:
-        steps += 1
-        if steps > budget:
-            return None
-        if i == len(log):
-            result = _finish(s, rng)
-            if result is not None:
-                return result
-        else:
-            event = log[i]
-            options = _options(s, event, promises[i])
-            if len(options) > 1:
-                key = s.key(i)
-                if key in failed:
-                    options = []
-                else:
-                    options = [options[j] for j in rng.permutation(len(options))]
-                    stack.append((i, s, options[1:]))
-                    s = s.copy()
-            ok = bool(options) and _apply(s, event, options[0], promises[i])
-            if ok and event[0] == NO_MATCH:
-                ok = all(_epoch_matchable(s, e) for e in {e for e, _ in s.hand})
-            elif ok and event[0] == FROM_HAND:
-                ok = _epoch_matchable(s, options[0][0])
-            if ok:
-                i += 1
-                continue
-        # Dead end: back to the latest choice with options left.
-        while stack:
-            j, saved, rest = stack[-1]
-            if rest:
-                stack[-1] = (j, saved, rest[1:])
-                s = saved.copy()
-                if _apply(s, log[j], rest[0], promises[j]):
-                    i = j + 1
-                    break
-                continue
-            stack.pop()
-            failed.add(saved.key(j))
-        else:
-            raise InconsistentLog("no world explains the event log")
+def determinize(state: State, player: int, rng: np.random.Generator | int | None) -> State:
+    """``State.determinize``: a clone with everything ``player`` cannot see resampled."""
+    rng = make_rng(rng)
+    new = state.clone()
+    # Every unknown pool is put in a canonical (sorted) order before it is shuffled, so the
+    # sample depends on what the seat knows and on ``rng``, never on the true order.
+    k = state.land_known
+    top = sorted(state.land_deck[k:])
+    new.land_deck = state.land_deck[:k] + [top[i] for i in rng.permutation(len(top))]
+    down = sorted(state.magic_way_down)
+    new.magic_way_down = [down[i] for i in rng.permutation(len(down))]
+    own = sorted(state.draws[player])
+    new.draws[player] = [own[i] for i in rng.permutation(len(own))]
+    q = 1 - player
+    belief = seat_belief(state, q)
+    if belief.states is not None:
+        hand, aux, draw = belief.sample(rng)
+    else:  # too many label states (a large aux deck from several piles): search instead
+        hand, aux, draw = _search_hidden(known_log(state, q), rng)
+    new.hands[q], new.aux[q], new.draws[q] = hand, aux, draw
+    new.rng = np.random.default_rng(child_seed(rng))
+    new._legal = None
+    return new

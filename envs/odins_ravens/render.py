@@ -3,28 +3,37 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from cardzoo.envs.odins_ravens.config import Config
 from cardzoo.envs.odins_ravens.data import (
+    FOR_O2B,
+    GAME_OVER,
     KIND_NAMES,
     LAND_LETTERS,
     NUM_KINDS,
     NUM_TYPES,
-    TARGET_SCORE,
-)
-from cardzoo.envs.odins_ravens.game import (
-    FOR_O2B,
-    GAME_OVER,
+    ODIN_SYMBOL,
     OP_NAMES,
     ORIENT,
     PHASE_NAMES,
     REARRANGE,
     TARGET_CARD,
-    Config,
-    State,
-    View,
-    land_name,
-    symbols_name,
+    TARGET_SCORE,
 )
+from cardzoo.envs.odins_ravens.hidden import View
+
+if TYPE_CHECKING:
+    from cardzoo.envs.odins_ravens.game import State
+
+
+def land_name(code: int) -> str:
+    """``"F/M"``: the land types of a card (seat 0's path first, as placed)."""
+    return f"{LAND_LETTERS[code // NUM_TYPES]}/{LAND_LETTERS[code % NUM_TYPES]}"
+
+
+def symbols_name(symbols: Sequence[int]) -> str:
+    return "+".join("Odin" if s == ODIN_SYMBOL else LAND_LETTERS[s] for s in symbols)
 
 
 def _counts(counts: Sequence[int]) -> str:
