@@ -195,6 +195,48 @@ class CardGameEnv(AECEnv, EzPickle):
         game = self.game
         self.config = game.make_config(variant, **config)
         encoder = game.default_encoder if encoder is None else encoder
+        self._check_options(encoder, render_mode, illegal_action, reward, obs_dtype)
+        self.encoder = game.encoders[encoder](self.config)
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.reward_mode = reward
+        self.variant = variant
+        self.max_turns: int = self.config.max_turns
+        #: What ``infos[agent]["end_reason"]`` indexes: the engine's reasons, then the env's.
+        self.end_reasons: tuple[str, ...] = (*game.state_cls.END_REASONS, *ENV_END_REASONS)
+        self._truncated_index = self.end_reasons.index(END_TRUNCATED)
+        # None when observations are the encoder's own dtype (no cast on the hot path).
+        self._cast = None if obs_dtype == np.dtype(self.encoder.dtype).name else np.dtype(obs_dtype)
+        obs_type = np.dtype(obs_dtype).type
+
+        self.possible_agents = [f"player_{i}" for i in range(self.config.num_players)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self._build_spaces(obs_type)
+        # The metadata names the encoder in use, so logged runs record what they trained on.
+        self.metadata = {
+            **self.metadata,
+            "encoder": encoder,
+            "encoder_version": self.encoder.version,
+            "variants": list(game.variants),
+        }
+        #: The rules engine (``State``) of the current game; None before ``reset()``. Search on
+        #: ``game_state.clone()``: applying moves to it directly is refused by the next ``step()``.
+        self.game_state: Any = None
+        self._rng: np.random.Generator | None = None
+        self._mask: np.ndarray | None = None  # mask of the agent to act, built lazily
+        self._move_count = 0  # engine moves applied through step(): detects outside changes
+        self._outcome: Outcome | None = None  # set when the game ends
+
+    def _check_options(
+        self,
+        encoder: str,
+        render_mode: str | None,
+        illegal_action: str,
+        reward: str,
+        obs_dtype: str,
+    ) -> None:
+        """Raise a clear error for any constructor option outside what it allows."""
+        game = self.game
         if encoder not in game.encoders:
             raise ValueError(
                 f"unknown encoder {encoder!r} for {game.name}; available: {list(game.encoders)}"
@@ -212,22 +254,9 @@ class CardGameEnv(AECEnv, EzPickle):
             raise ValueError(f"invalid reward {reward!r}; allowed: {list(REWARD_MODES)}")
         if obs_dtype not in OBS_DTYPES:
             raise ValueError(f"invalid obs_dtype {obs_dtype!r}; allowed: {list(OBS_DTYPES)}")
-        self.encoder = game.encoders[encoder](self.config)
-        self.render_mode = render_mode
-        self.illegal_action = illegal_action
-        self.reward_mode = reward
-        self.variant = variant
-        self.max_turns: int = self.config.max_turns
-        #: What ``infos[agent]["end_reason"]`` indexes: the engine's reasons, then the env's.
-        self.end_reasons: tuple[str, ...] = (*game.state_cls.END_REASONS, *ENV_END_REASONS)
-        self._truncated_index = self.end_reasons.index(END_TRUNCATED)
-        # None when observations are the encoder's own dtype (no cast on the hot path).
-        self._cast = None if obs_dtype == np.dtype(self.encoder.dtype).name else np.dtype(obs_dtype)
-        obs_type = np.dtype(obs_dtype).type
 
-        n = self.config.num_players
-        self.possible_agents = [f"player_{i}" for i in range(n)]
-        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+    def _build_spaces(self, obs_type: type) -> None:
+        """Observation, action and global-state spaces, shared by every agent."""
         num_actions = self.encoder.num_actions
         obs_space = spaces.Dict(
             {
@@ -249,20 +278,6 @@ class CardGameEnv(AECEnv, EzPickle):
             shape=(self.encoder.state_size,),
             dtype=obs_type,
         )
-        # The metadata names the encoder in use, so logged runs record what they trained on.
-        self.metadata = {
-            **self.metadata,
-            "encoder": encoder,
-            "encoder_version": self.encoder.version,
-            "variants": list(game.variants),
-        }
-        #: The rules engine (``State``) of the current game; None before ``reset()``. Search on
-        #: ``game_state.clone()``: applying moves to it directly is refused by the next ``step()``.
-        self.game_state: Any = None
-        self._rng: np.random.Generator | None = None
-        self._mask: np.ndarray | None = None  # mask of the agent to act, built lazily
-        self._move_count = 0  # engine moves applied through step(): detects outside changes
-        self._outcome: Outcome | None = None  # set when the game ends
 
     # -- spaces ---------------------------------------------------------------------------------
 

@@ -328,23 +328,27 @@ def plot(report: dict[str, Any], path: str) -> None:
     )
     ax.legend(loc="upper right", fontsize=6, framealpha=0.9)
     if train:
-        ax2 = axes[1][0]
-        games = list(dict.fromkeys(r["env"] for r in train))
-        ks = sorted({r["envs"] for r in train})
-        width = 0.8 / max(len(games), 1)
-        for i, game in enumerate(games):
-            by_k = {r["envs"]: r["learner_steps_per_s"] for r in train if r["env"] == game}
-            ax2.bar(
-                [j + i * width for j in range(len(ks))],
-                [by_k.get(k, 0) for k in ks],
-                width,
-                label=game,
-            )
-        ax2.set_xticks([j + 0.4 - width / 2 for j in range(len(ks))], [f"K={k}" for k in ks])
-        ax2.set_ylabel("learner steps/s", fontsize=8)
-        ax2.tick_params(labelsize=7)
-        ax2.set_title("MaskablePPO training (self-play opponents)", fontsize=8)
-        ax2.legend(fontsize=7)
+        _plot_training(axes[1][0], train)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
+
+
+def _plot_training(ax2: Any, train: list[dict[str, Any]]) -> None:
+    """The second panel of :func:`plot`: learner steps/s per game, grouped by K."""
+    games = list(dict.fromkeys(r["env"] for r in train))
+    ks = sorted({r["envs"] for r in train})
+    width = 0.8 / max(len(games), 1)
+    for i, game in enumerate(games):
+        by_k = {r["envs"]: r["learner_steps_per_s"] for r in train if r["env"] == game}
+        ax2.bar(
+            [j + i * width for j in range(len(ks))],
+            [by_k.get(k, 0) for k in ks],
+            width,
+            label=game,
+        )
+    ax2.set_xticks([j + 0.4 - width / 2 for j in range(len(ks))], [f"K={k}" for k in ks])
+    ax2.set_ylabel("learner steps/s", fontsize=8)
+    ax2.tick_params(labelsize=7)
+    ax2.set_title("MaskablePPO training (self-play opponents)", fontsize=8)
+    ax2.legend(fontsize=7)

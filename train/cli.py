@@ -377,11 +377,28 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"cardzoo {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
+    _add_list(sub)
+    _add_eval(sub)
+    _add_bench(sub)
+    _add_demo(sub)
+    _add_train(sub)
+    return parser
+
+
+def _default_workers() -> int:
+    """Worker processes of eval and demo unless told: at most two, never more than the cores."""
+    return min(2, os.cpu_count() or 1)
+
+
+def _add_list(sub: Any) -> None:
+    """The ``list`` subcommand."""
     p = sub.add_parser("list", help="games, player counts, observation/action sizes, encoders")
     p.add_argument("--markdown", action="store_true", help="as a Markdown table (the README's)")
     p.set_defaults(func=cmd_list)
 
-    default_workers = min(2, os.cpu_count() or 1)
+
+def _add_eval(sub: Any) -> None:
+    """The ``eval`` subcommand: a seat-rotated tournament."""
     p = sub.add_parser("eval", help="seat-rotated tournament between agents")
     p.add_argument("game", help=f"plain or versioned name: {', '.join(ENV_MODULES)}")
     p.add_argument(
@@ -395,8 +412,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--workers",
         type=int,
-        default=default_workers,
-        help=f"processes (default {default_workers}); results do not depend on it",
+        default=_default_workers(),
+        help=f"processes (default {_default_workers()}); results do not depend on it",
     )
     p.add_argument(
         "--variant", help="a named variant of the game (see `cardzoo list`), e.g. advanced"
@@ -413,6 +430,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_eval)
 
+
+def _add_bench(sub: Any) -> None:
+    """The ``bench`` subcommand: speed, memory and training throughput."""
     p = sub.add_parser(
         "bench",
         help="decisions/s of env(), raw_env(), engine and encoder; peers, memory, training",
@@ -444,14 +464,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", metavar="FILE", help="write a PNG bar chart (needs matplotlib)")
     p.set_defaults(func=cmd_bench)
 
+
+def _add_demo(sub: Any) -> None:
+    """The ``demo`` subcommand: heuristic vs random everywhere."""
     p = sub.add_parser("demo", help="heuristic vs random on every game and player count")
     p.add_argument("--games", type=int, default=200, help="games per table (default 200)")
     p.add_argument("--seed", type=int, default=0, help="game g is dealt from (seed, g)")
-    p.add_argument("--workers", type=int, default=default_workers)
+    p.add_argument("--workers", type=int, default=_default_workers())
     p.add_argument("--json", metavar="FILE")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=cmd_demo)
 
+
+def _add_train(sub: Any) -> None:
+    """The ``train`` subcommand: self-play MaskablePPO."""
     p = sub.add_parser(
         "train", help="self-play MaskablePPO with an opponent pool, evaluation and checkpoints"
     )
@@ -498,7 +524,6 @@ def build_parser() -> argparse.ArgumentParser:
     # parsed into (key, value) pairs by main(), which also collects them after the flags
     p.add_argument("options", nargs="*", default=[], metavar="key=value", help="rule options")
     p.set_defaults(func=cmd_train)
-    return parser
 
 
 def _rule_options(args: argparse.Namespace, extra: list[str]) -> list[tuple[str, Any]]:
