@@ -1,9 +1,15 @@
-"""Mutation testing of the rules engines (``envs/<game>/game.py``) with mutmut 3.
+"""Mutation testing of the rules engines (the rules modules of ``envs/<game>/``) with mutmut 3.
 
     python tools/mutation.py                  # every engine found under envs/*/game.py
     python tools/mutation.py cubirds          # one engine
     python tools/mutation.py cubirds --rev HEAD   # the committed code instead of the working tree
     python tools/mutation.py odins_ravens --resume --sample 150   # estimate: a random sample
+    python tools/mutation.py cubirds --modules game.py   # only some modules of the engine
+
+By default every module of the engine folder is mutated except ``__init__.py``, ``data.py`` (its
+tables are module-level code, which mutmut 3 leaves alone) and ``render.py`` (text for people, not
+rules): ``game.py``, ``config.py``, ``moves.py``, ``positions.py``, ``hidden.py``, any extra room.
+Scores measured before the engines were split into these rooms mutated ``game.py`` alone.
 
 The repository itself is never touched. For each engine this builds a scratch project in
 ``.mutation/<engine>/`` laid out as the installed package (``cardzoo/envs``, ``cardzoo/encoders``,
@@ -61,6 +67,22 @@ def engines() -> list[str]:
     return sorted(p.parent.name for p in ROOT.glob("envs/*/game.py"))
 
 
+#: Modules of an engine folder that are not mutated by default (see the module docstring).
+NOT_RULES = ("__init__.py", "data.py", "render.py")
+
+
+def rules_modules(project: Path, engine: str, chosen: list[str] | None) -> list[str]:
+    """The engine's module files to mutate, relative to its folder (``game.py``, ...)."""
+    folder = project / "envs" / engine
+    present = sorted(p.name for p in folder.glob("*.py"))
+    if chosen is None:
+        return [name for name in present if name not in NOT_RULES]
+    missing = [name for name in chosen if name not in present]
+    if missing:
+        raise SystemExit(f"no module {', '.join(missing)} in envs/{engine}/ (found: {present})")
+    return chosen
+
+
 def package_dirs(root: Path = ROOT) -> dict[str, str]:
     """The ``cardzoo.*`` package -> folder mapping declared in ``root``'s pyproject.toml."""
     data = tomllib.loads((root / "pyproject.toml").read_text())
@@ -91,7 +113,7 @@ def export_tree(rev: str | None, dest: Path) -> None:
         tar.extractall(dest, filter="data")
 
 
-def mutmut_config(engine: str, project: Path, also_copy: list[str]) -> str:
+def mutmut_config(engine: str, project: Path, also_copy: list[str], modules: list[str]) -> str:
     """The ``[tool.mutmut]`` section of the scratch project for ``engine``."""
     folders = [f"tests/{engine}", "tests/conformance"]
     selection = [f for f in folders if (project / f).is_dir()] + ["-k", engine]
@@ -101,7 +123,7 @@ def mutmut_config(engine: str, project: Path, also_copy: list[str]) -> str:
             "",
             "[tool.mutmut]",
             'source_paths = ["cardzoo"]',
-            f'only_mutate = ["cardzoo/envs/{engine}/game.py"]',
+            f"only_mutate = {toml_list([f'cardzoo/envs/{engine}/{m}' for m in modules])}",
             f"also_copy = {toml_list(also_copy)}",
             f"pytest_add_cli_args_test_selection = {toml_list(selection)}",
             'pytest_add_cli_args = ["-p", "no:cacheprovider"]',
@@ -119,7 +141,7 @@ def toml_list(items: list[str]) -> str:
     return "[" + ", ".join(quoted) + "]"
 
 
-def build_project(engine: str, rev: str | None) -> Path:
+def build_project(engine: str, rev: str | None, modules: list[str] | None) -> Path:
     """A fresh scratch project for ``engine`` in ``.mutation/<engine>/``; returns its path.
 
     It holds the whole repository plus a ``cardzoo/`` package made of copies of the folders that
@@ -142,7 +164,9 @@ def build_project(engine: str, rev: str | None) -> Path:
         p.name for p in project.iterdir() if p.name not in ("cardzoo", "tests", "pyproject.toml")
     )
     pyproject = project / "pyproject.toml"
-    pyproject.write_text(pyproject.read_text() + mutmut_config(engine, project, also_copy))
+    chosen = rules_modules(project, engine, modules)
+    print(f"   mutating envs/{engine}/: {', '.join(chosen)}", flush=True)
+    pyproject.write_text(pyproject.read_text() + mutmut_config(engine, project, also_copy, chosen))
     return project
 
 
@@ -206,11 +230,11 @@ def results(project: Path) -> dict[str, str]:
 # Run in a plain scratch project: which functions of the engine file run during imports.
 IMPORT_PROBE = """
 import importlib, os, sys
-target, engine = sys.argv[1], sys.argv[2]
+targets, engine = set(sys.argv[1].split(os.pathsep)), sys.argv[2]
 seen = set()
 def record(frame, event, arg):
     code = frame.f_code
-    if event == "call" and os.path.realpath(code.co_filename) == target:
+    if event == "call" and os.path.realpath(code.co_filename) in targets:
         seen.add(getattr(code, "co_qualname", code.co_name))
 sys.setprofile(record)
 import cardzoo.envs
@@ -227,7 +251,8 @@ print("\\n".join(sorted(seen)))
 
 def import_time_functions(project: Path, engine: str) -> set[str]:
     """Qualified names of the engine's functions that run while the package is imported."""
-    target = os.path.realpath(project / "cardzoo" / "envs" / engine / "game.py")
+    config = tomllib.loads((project / "pyproject.toml").read_text())["tool"]["mutmut"]
+    target = os.pathsep.join(os.path.realpath(project / path) for path in config["only_mutate"])
     done = subprocess.run(
         [sys.executable, "-c", IMPORT_PROBE, target, engine],
         cwd=project,
@@ -417,6 +442,13 @@ def main(argv: list[str] | None = None) -> int:
         "more of a sample drawn before)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the --sample draw")
+    parser.add_argument(
+        "--modules",
+        nargs="+",
+        metavar="FILE",
+        help="engine modules to mutate, e.g. game.py (default: every module but __init__.py, "
+        "data.py and render.py)",
+    )
     args = parser.parse_args(argv)
     known = engines()
     chosen = args.engine or known
@@ -430,7 +462,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"no previous run for {engine} in {project}")
         if not args.report_only:
             if not args.resume:
-                project = build_project(engine, args.rev)
+                project = build_project(engine, args.rev, args.modules)
             print(f"== {engine}: mutmut run in {project.relative_to(ROOT)}", flush=True)
             names: list[str] = []
             if args.sample:
