@@ -1,7 +1,12 @@
-"""Beasty Bar game data: the twelve animals (rules doc §2, §6). The only place these numbers live.
+"""Beasty Bar game data: the twelve animals (rules doc §2, §6), the phases and the card tables.
+The only place these numbers live.
 
 An animal is identified by its **strength** 1..12 (each strength is one species). Tables indexed
 by strength have a dummy entry at index 0 so that ``NAMES[12] == "Lion"``.
+
+A **card** is an int ``owner * 12 + (strength - 1)``: every card is unique (one colour per seat),
+and this int is also the *card kind* used by ``State.census``. ``SPECIES[card]`` and
+``OWNER[card]`` are precomputed tables.
 """
 
 from __future__ import annotations
@@ -40,6 +45,14 @@ QUEUE_SIZE = 5  # the five-animal check (§7)
 BAR_ENTRIES = 2  # animals let into the bar by the check
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 SET_ASIDE_OPTIONS = (0, 4)
+MAX_BEFORE_PLAY = QUEUE_SIZE - 1  # at most 4 animals are in the queue before a play
+MAX_PILE = NUM_ANIMALS - HAND_SIZE  # 8: a draw pile just after the deal, its longest
+
+#: Phases (``State.phase``) and their names.
+SET_ASIDE_PHASE, PLAY_PHASE, GAME_OVER = 0, 1, 2
+PHASE_NAMES = ("set aside", "play", "game over")
+#: ``State.end_reason`` once the game is over (it has only one way to end, §8).
+END_ALL_PLAYED = "all_cards_played"
 
 #: Indexed by strength (index 0 unused).
 NAMES: tuple[str, ...] = ("", *(a.name for a in ANIMALS))
@@ -50,6 +63,22 @@ RECURRING: tuple[bool, ...] = (False, *(a.recurring for a in ANIMALS))
 HIPPO_STOPPERS = frozenset({HIPPO, LION, ZEBRA})
 #: A crocodile (or a chameleon acting as one) never eats these (§5): anything >= 10, and zebras.
 CROCODILE_STOPPERS = frozenset({ZEBRA, CROCODILE, HIPPO, LION})
+
+#: Cards (``owner * 12 + strength - 1``) of up to four colours, and their species and owners.
+MAX_CARDS = MAX_PLAYERS * NUM_ANIMALS
+SPECIES: tuple[int, ...] = tuple(c % NUM_ANIMALS + 1 for c in range(MAX_CARDS))
+OWNER: tuple[int, ...] = tuple(c // NUM_ANIMALS for c in range(MAX_CARDS))
+
+
+def card_of(species: int, owner: int) -> int:
+    """The card (and card kind) id of ``owner``'s animal of strength ``species``."""
+    return owner * NUM_ANIMALS + species - 1
+
+
+def card_name(card: int) -> str:
+    """``"Lion(1)"``: the card's animal and its owner's seat."""
+    return f"{NAMES[SPECIES[card]]}({OWNER[card]})"
+
 
 assert [a.strength for a in ANIMALS] == list(range(1, NUM_ANIMALS + 1))
 assert sum(POINTS) == 36

@@ -9,43 +9,11 @@ researcher can use :class:`State` alone for search or analysis.
 
 Representation (chosen for a fast hot path)
 -------------------------------------------
-A **card** is an int ``owner * 12 + (strength - 1)``; every card is unique (one colour per seat),
-and this int is also the *card kind* used by :meth:`State.census`. ``SPECIES[card]`` and
-``OWNER[card]`` are precomputed tables. The queue is a list of cards, **index 0 next to Heaven's
-Gate**; a draw pile is a list whose **last** element is its top card; hands, bar, THAT'S IT and
-set-aside cards are plain lists (their order never matters).
-
-Move universe (45 moves, ids stable)
-------------------------------------
-``Play(animal, imitates=None, choice=None)`` plays the hand card of strength ``animal``.
-``imitates`` is the species a chameleon copies (``None``: no imitation). ``choice`` is the
-kangaroo's jump length (1 or 2) or the parrot's target, given as the **queue position at the
-time of play** (0 = next to the gate; the played card itself stands at ``len(queue)``, so targets
-are 0..3). ``choice is None`` where there is nothing to choose. ``SetAside(animal)`` is one
-pre-game decision of the advanced variant.
-
-=====  ===================================================================
-id     move
-=====  ===================================================================
-0      play Skunk
-1      play Parrot (no other animal to expel)   -- only with an empty queue
-2-5    play Parrot, expel position 0..3
-6      play Kangaroo (no animal to jump)        -- only with an empty queue
-7, 8   play Kangaroo, jump 1 / jump 2
-9      play Monkey
-10     play Chameleon without imitating         -- nothing to copy, or ``chameleon_may_decline``
-11     play Chameleon as Skunk
-12-15  play Chameleon as Parrot, expel position 0..3
-16,17  play Chameleon as Kangaroo, jump 1 / jump 2
-18     play Chameleon as Monkey
-19-25  play Chameleon as Seal, Zebra, Giraffe, Snake, Crocodile, Hippo, Lion
-26-32  play Seal, Zebra, Giraffe, Snake, Crocodile, Hippo, Lion
-33-44  set aside Skunk .. Lion (strength ``id - 32``)
-=====  ===================================================================
-
-Every legal (card, choices) combination maps to exactly one id: a kangaroo or parrot played into
-an empty queue has its own "nothing to do" id, and a chameleon that does not imitate (nothing to
-copy, or a decline) has one id whatever the reason.
+A **card** is an int ``owner * 12 + (strength - 1)`` (``data.py``); every card is unique (one
+colour per seat), and this int is also the *card kind* used by :meth:`State.census`. The queue is
+a list of cards, **index 0 next to Heaven's Gate**; a draw pile is a list whose **last** element is
+its top card; hands, bar, THAT'S IT and set-aside cards are plain lists (their order never
+matters). The 45 moves and their ids are listed in ``moves.py``.
 
 With ``set_aside = 4`` the game starts with a set-aside phase: seat 0, then seat 1, ... each make
 4 decisions ``SetAside(animal)``, one animal at a time, from their full colour; then each player's
@@ -76,205 +44,100 @@ Decisions taken here where the rules leave a detail open (rules doc §12)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar, NamedTuple
+from typing import ClassVar
 
 import numpy as np
+from cardzoo.envs.beasty_bar import hidden, positions, render
+from cardzoo.envs.beasty_bar.config import Config
 from cardzoo.envs.beasty_bar.data import (
+    BAR_ENTRIES,
     CHAMELEON,
     CROCODILE,
     CROCODILE_STOPPERS,
+    END_ALL_PLAYED,
+    GAME_OVER,
     GIRAFFE,
     HAND_SIZE,
     HIPPO,
     HIPPO_STOPPERS,
-    KANGAROO,
     LION,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
+    MAX_BEFORE_PLAY,
+    MAX_CARDS,
+    MAX_PILE,
     MONKEY,
-    NAMES,
     NUM_ANIMALS,
-    PARROT,
+    OWNER,
+    PHASE_NAMES,
+    PLAY_PHASE,
     POINTS,
     QUEUE_SIZE,
     RECURRING,
-    SEAL,
-    SET_ASIDE_OPTIONS,
+    SET_ASIDE_PHASE,
     SKUNK,
     SNAKE,
+    SPECIES,
+    card_name,
+    card_of,
 )
+from cardzoo.envs.beasty_bar.hidden import View
+from cardzoo.envs.beasty_bar.moves import (
+    CHAMELEON_NO_IMITATION,
+    COPY_IDS,
+    DECODE,
+    MOVE_INDEX,
+    MOVES,
+    NUM_MOVES,
+    NUM_PLAY_MOVES,
+    PLAY_IDS,
+    SET_ASIDE_BASE,
+    Move,
+    Play,
+    SetAside,
+    move_from_id,
+)
+from cardzoo.envs.beasty_bar.render import render_view
 from cardzoo.envs.core import (
+    CachedLegalMoves,
     GameState,
-    check_first_player,
-    check_int_range,
-    check_option,
     clone_rng,
     make_rng,
-    normalize_config,
     resolve_first_player,
 )
 
-# ---------------------------------------------------------------------------------------------
-# Configuration
+# Names that lived here before the engine was split into rooms: importable from here as before.
+__all__ = [
+    "CHAMELEON_NO_IMITATION",
+    "END_ALL_PLAYED",
+    "GAME_OVER",
+    "MAX_BEFORE_PLAY",
+    "MAX_CARDS",
+    "MAX_PILE",
+    "MOVES",
+    "MOVE_INDEX",
+    "NUM_MOVES",
+    "NUM_PLAY_MOVES",
+    "OWNER",
+    "PHASE_NAMES",
+    "PLAY_PHASE",
+    "SET_ASIDE_BASE",
+    "SET_ASIDE_PHASE",
+    "SPECIES",
+    "Config",
+    "Move",
+    "Play",
+    "SetAside",
+    "State",
+    "View",
+    "card_name",
+    "card_of",
+    "card_totals",
+    "move_from_id",
+    "render_view",
+]
 
-
-@dataclass(frozen=True)
-class Config:
-    """Every rule option of Beasty Bar (rules doc §14), with its documented default.
-
-    ``max_turns`` is the environment's truncation cap (a game always ends after ``12 * N`` turns,
-    so the default never truncates).
-    """
-
-    num_players: int = 2
-    first_player: int | str = "random"
-    scoring: str = "count"
-    set_aside: int = 0
-    chameleon_may_decline: bool = False
-    max_turns: int = 1000
-
-    def __post_init__(self) -> None:
-        normalize_config(self)
-        check_int_range("num_players", self.num_players, MIN_PLAYERS, MAX_PLAYERS)
-        check_first_player(self.first_player, self.num_players)
-        check_option("scoring", self.scoring, ["count", "points"])
-        check_option("set_aside", self.set_aside, list(SET_ASIDE_OPTIONS))
-        check_option("chameleon_may_decline", self.chameleon_may_decline, [False, True])
-        check_int_range("max_turns", self.max_turns, 1)
-
-
-# ---------------------------------------------------------------------------------------------
-# Moves
-
-
-class Play(NamedTuple):
-    """Play the hand card of strength ``animal``; see the module docstring for the fields."""
-
-    animal: int
-    imitates: int | None = None
-    choice: int | None = None
-
-    def __str__(self) -> str:
-        text = f"play {NAMES[self.animal]}"
-        action = self.animal
-        if self.animal == CHAMELEON:
-            if self.imitates is None:
-                return text + " without imitating"
-            text += f" as {NAMES[self.imitates]}"
-            action = self.imitates
-        if action == KANGAROO:
-            return text + (
-                " (no animal to jump)" if self.choice is None else f", jump {self.choice}"
-            )
-        if action == PARROT:
-            if self.choice is None:
-                return text + " (no other animal to expel)"
-            return text + f", expel position {self.choice}"
-        return text
-
-
-class SetAside(NamedTuple):
-    """Advanced variant (§9): put the animal of strength ``animal`` aside, unseen, for the game."""
-
-    animal: int
-
-    def __str__(self) -> str:
-        return f"set aside {NAMES[self.animal]}"
-
-
-Move = Play | SetAside
-
-MAX_BEFORE_PLAY = QUEUE_SIZE - 1  # at most 4 animals are in the queue before a play
-MAX_PILE = NUM_ANIMALS - HAND_SIZE  # 8: a draw pile just after the deal, its longest
-
-
-def _build_moves() -> list[Move]:
-    moves: list[Move] = []
-    for s in range(1, NUM_ANIMALS + 1):
-        if s == PARROT:
-            moves.append(Play(s))
-            moves += [Play(s, None, t) for t in range(MAX_BEFORE_PLAY)]
-        elif s == KANGAROO:
-            moves += [Play(s), Play(s, None, 1), Play(s, None, 2)]
-        elif s == CHAMELEON:
-            moves.append(Play(s))
-            for x in range(1, NUM_ANIMALS + 1):
-                if x == CHAMELEON:
-                    continue
-                if x == PARROT:
-                    moves += [Play(s, x, t) for t in range(MAX_BEFORE_PLAY)]
-                elif x == KANGAROO:
-                    moves += [Play(s, x, 1), Play(s, x, 2)]
-                else:
-                    moves.append(Play(s, x))
-        else:
-            moves.append(Play(s))
-    moves += [SetAside(s) for s in range(1, NUM_ANIMALS + 1)]
-    return moves
-
-
-MOVES: tuple[Move, ...] = tuple(_build_moves())
-MOVE_INDEX: dict[Move, int] = {m: i for i, m in enumerate(MOVES)}
-NUM_MOVES = len(MOVES)  # 45
-NUM_PLAY_MOVES = NUM_MOVES - NUM_ANIMALS  # 33
-SET_ASIDE_BASE = NUM_PLAY_MOVES  # SetAside(s) has id SET_ASIDE_BASE + s - 1
-CHAMELEON_NO_IMITATION = MOVE_INDEX[Play(CHAMELEON)]
-assert NUM_MOVES == 45 and CHAMELEON_NO_IMITATION == 10
-assert MOVE_INDEX[Play(CHAMELEON, LION)] == 25 and MOVE_INDEX[Play(SEAL)] == 26
-
-# id -> (played strength, species whose action is performed (0: none), choice (-1: none)).
-_DECODE: tuple[tuple[int, int, int], ...] = tuple(
-    (
-        m.animal,
-        (m.imitates or 0) if m.animal == CHAMELEON else m.animal,
-        -1 if m.choice is None else m.choice,
-    )
-    if isinstance(m, Play)
-    else (m.animal, 0, -1)
-    for m in MOVES
-)
-
-
-def _ids_for(action: int, n: int, chameleon: bool) -> list[int]:
-    """Ids of playing ``action`` (own card, or copied by a chameleon) into a queue of length n."""
-    animal, imitates = (CHAMELEON, action) if chameleon else (action, None)
-    if action == PARROT:
-        if n == 0:
-            return [] if chameleon else [MOVE_INDEX[Play(animal)]]
-        return [MOVE_INDEX[Play(animal, imitates, t)] for t in range(n)]
-    if action == KANGAROO:
-        if n == 0:
-            return [] if chameleon else [MOVE_INDEX[Play(animal)]]
-        return [MOVE_INDEX[Play(animal, imitates, j)] for j in range(1, min(n, 2) + 1)]
-    return [MOVE_INDEX[Play(animal, imitates)]]
-
-
-# _PLAY_IDS[s][n]: ids for playing own species s (not the chameleon) into a queue of length n.
-_PLAY_IDS = tuple(
-    tuple(tuple(_ids_for(s, n, False)) if s else () for n in range(QUEUE_SIZE))
-    for s in range(NUM_ANIMALS + 1)
-)
-# _COPY_IDS[s][n]: ids for a chameleon copying species s with n animals in the queue.
-_COPY_IDS = tuple(
-    tuple(tuple(_ids_for(s, n, True)) if s and s != CHAMELEON else () for n in range(QUEUE_SIZE))
-    for s in range(NUM_ANIMALS + 1)
-)
-
-# ---------------------------------------------------------------------------------------------
-# Cards
-
-MAX_CARDS = MAX_PLAYERS * NUM_ANIMALS
-SPECIES: tuple[int, ...] = tuple(c % NUM_ANIMALS + 1 for c in range(MAX_CARDS))
-OWNER: tuple[int, ...] = tuple(c // NUM_ANIMALS for c in range(MAX_CARDS))
 _HIPPO_BLOCKED = tuple(SPECIES[c] in HIPPO_STOPPERS for c in range(MAX_CARDS))
 _CROC_BLOCKED = tuple(SPECIES[c] in CROCODILE_STOPPERS for c in range(MAX_CARDS))
 _RECURRING_CARD = tuple(RECURRING[SPECIES[c]] for c in range(MAX_CARDS))
-
-
-def card_of(species: int, owner: int) -> int:
-    """The card (and card kind) id of ``owner``'s animal of strength ``species``."""
-    return owner * NUM_ANIMALS + species - 1
 
 
 def card_totals(num_players: int) -> list[int]:
@@ -282,66 +145,130 @@ def card_totals(num_players: int) -> list[int]:
     return [1] * (NUM_ANIMALS * num_players)
 
 
-def card_name(card: int) -> str:
-    return f"{NAMES[SPECIES[card]]}({OWNER[card]})"
-
-
-# Phases.
-SET_ASIDE_PHASE, PLAY_PHASE, GAME_OVER = 0, 1, 2
-PHASE_NAMES = ("set aside", "play", "game over")
-#: ``State.end_reason`` once the game is over (it has only one way to end, §8).
-END_ALL_PLAYED = "all_cards_played"
-
-
-def move_from_id(move_id: int) -> Move:
-    """The move with this id in the move universe."""
-    return MOVES[move_id]
-
-
 # ---------------------------------------------------------------------------------------------
-# What a player may see
+# The animals' actions (§5). Each is called as ``action(queue, thats_it, card, choice)``: ``card``
+# performs it, with ``choice`` the move's sub-choice (-1: none). When played, ``card`` stands at
+# the back of the queue; hippo, crocodile and giraffe act again in step 3 of every turn (§6) with
+# the same function, from wherever they stand.
 
 
-@dataclass(frozen=True)
-class View:
-    """Everything one player may see (rules doc §11), and nothing else.
+def _skunk(q: list[int], out: list[int], card: int, choice: int) -> None:
+    """Every animal of the two strongest species in the queue (skunks aside) goes out."""
+    values = {SPECIES[c] for c in q if c != card}
+    values.discard(SKUNK)
+    if values:
+        top = sorted(values)[-2:]
+        kept = []
+        for c in q:
+            if c != card and SPECIES[c] in top:
+                out.append(c)
+            else:
+                kept.append(c)
+        q[:] = kept
 
-    Animals are strengths 1..12; per-seat tuples are indexed by absolute seat. ``queue`` lists
-    ``(strength, owner)`` from the gate (index 0) to the back. ``bar`` and ``thats_it`` hold the
-    sorted strengths per owner (their order never matters). ``unplayed[q]`` is seat q's animals not
-    yet played (hand + draw pile + set-aside cards), public because every colour is the same 12
-    animals. ``set_aside`` is the viewer's own set-aside cards only. ``bar_scores`` (own animals
-    in the bar, or their points), ``bar_sums`` (their strength sum) and ``scores`` (the two
-    combined, :meth:`State.scores`) are per seat.
-    """
 
-    player: int
-    num_players: int
-    current_player: int
-    first_player: int
-    phase: int
-    turn: int
-    terminal: bool
-    hand: tuple[int, ...]
-    queue: tuple[tuple[int, int], ...]
-    bar: tuple[tuple[int, ...], ...]
-    thats_it: tuple[tuple[int, ...], ...]
-    hand_sizes: tuple[int, ...]
-    draw_sizes: tuple[int, ...]
-    set_aside_sizes: tuple[int, ...]
-    unplayed: tuple[tuple[int, ...], ...]
-    set_aside: tuple[int, ...]
-    bar_scores: tuple[int, ...]
-    bar_sums: tuple[int, ...]
-    scores: tuple[float, ...]
-    winners: tuple[int, ...]
+def _parrot(q: list[int], out: list[int], card: int, choice: int) -> None:
+    """The animal at position ``choice`` goes out."""
+    if choice >= 0:
+        out.append(q.pop(choice))
+
+
+def _kangaroo(q: list[int], out: list[int], card: int, choice: int) -> None:
+    """Jump over ``choice`` (1 or 2) animals."""
+    if choice > 0:
+        q.pop()
+        q.insert(len(q) - choice, card)
+
+
+def _monkey(q: list[int], out: list[int], card: int, choice: int) -> None:
+    """With another monkey in the queue: hippos and crocodiles go out, the monkeys go to the
+    front (the new one first, the others in reverse order)."""
+    monkeys = [c for c in q if SPECIES[c] == MONKEY and c != card]
+    if monkeys:
+        monkeys.reverse()
+        rest = []
+        for c in q:
+            s = SPECIES[c]
+            if s == HIPPO or s == CROCODILE:
+                out.append(c)
+            elif s != MONKEY and c != card:
+                rest.append(c)
+        q[:] = [card, *monkeys, *rest]
+
+
+def _seal(q: list[int], out: list[int], card: int, choice: int) -> None:
+    """The queue turns round."""
+    q.reverse()
+
+
+def _giraffe(q: list[int], out: list[int], card: int, choice: int) -> None:
+    """One place forward, past a weaker animal."""
+    i = q.index(card)
+    if i > 0 and SPECIES[q[i - 1]] < GIRAFFE:
+        q[i - 1], q[i] = card, q[i - 1]
+
+
+def _snake(q: list[int], out: list[int], card: int, choice: int) -> None:
+    """The queue is sorted by strength, strongest first (stable; the card counts as a snake)."""
+    q.sort(key=lambda c: -SNAKE if c == card else -SPECIES[c])
+
+
+def _crocodile(q: list[int], out: list[int], card: int, choice: int) -> None:
+    """Eat forward every animal that does not stop a crocodile."""
+    i = q.index(card)
+    while i > 0 and not _CROC_BLOCKED[q[i - 1]]:
+        out.append(q.pop(i - 1))
+        i -= 1
+
+
+def _hippo(q: list[int], out: list[int], card: int, choice: int) -> None:
+    """Walk forward past every animal that does not stop a hippo."""
+    i = q.index(card)
+    while i > 0 and not _HIPPO_BLOCKED[q[i - 1]]:
+        q[i - 1], q[i] = card, q[i - 1]
+        i -= 1
+
+
+def _lion(q: list[int], out: list[int], card: int, choice: int) -> None:
+    """A second lion goes out; the first goes to the front and throws out every monkey."""
+    for c in q:
+        if c != card and SPECIES[c] == LION:
+            out.append(q.pop())  # another lion: the new one is thrown out
+            return
+    kept = [card]
+    for c in q:
+        if SPECIES[c] == MONKEY:
+            out.append(c)
+        elif c != card:
+            kept.append(c)
+    q[:] = kept
+
+
+#: The action of each species, indexed by strength (None: no action; zebra is passive).
+_ACTIONS = (
+    None,
+    _skunk,
+    _parrot,
+    _kangaroo,
+    _monkey,
+    None,  # a chameleon performs the action of the species it copies
+    _seal,
+    None,
+    _giraffe,
+    _snake,
+    _crocodile,
+    _hippo,
+    _lion,
+)
+# Step 3 calls the action of every recurring animal without a None check.
+assert all(_ACTIONS[s] is not None for s in range(1, NUM_ANIMALS + 1) if RECURRING[s])
 
 
 # ---------------------------------------------------------------------------------------------
 # The state
 
 
-class State(GameState):
+class State(CachedLegalMoves, GameState):
     """A Beasty Bar game in progress. See the module docstring for the representation."""
 
     MOVES = MOVES
@@ -439,65 +366,24 @@ class State(GameState):
         name (``"lion"``). Cards not placed anywhere go to THAT'S IT, so the census adds up. A
         position where every hand is empty is the finished game.
         """
-        config = Config() if config is None else config
-        n = config.num_players
-        state = cls.__new__(cls)
-        state.config = config
-        state.num_players = n
-        state.rng = make_rng(seed)
-        placed: set[int] = set()
-
-        def card(animal, owner: int) -> int:
-            if not 0 <= owner < n:
-                raise ValueError(f"owner must be a seat 0..{n - 1}, got {owner!r}")
-            c = card_of(_strength(animal), owner)
-            if c in placed:
-                raise ValueError(f"{card_name(c)} is placed twice")
-            placed.add(c)
-            return c
-
-        def per_seat(name: str, value) -> list[list[int]]:
-            value = [[] for _ in range(n)] if value is None else value
-            if len(value) != n:
-                raise ValueError(f"{name}: expected {n} lists, got {len(value)}")
-            return [[card(a, p) for a in cards] for p, cards in enumerate(value)]
-
-        state.queue = [card(a, o) for a, o in queue]
-        if len(state.queue) > MAX_BEFORE_PLAY:
-            raise ValueError(f"queue: at most {MAX_BEFORE_PLAY} animals before a turn")
-        state.bar = [card(a, o) for a, o in bar]
-        state.hands = per_seat("hands", hands)
-        state.draws = [d[::-1] for d in per_seat("draw_piles", draw_piles)]
-        if any(len(d) > MAX_PILE for d in state.draws):
-            raise ValueError(f"draw_piles: at most {MAX_PILE} cards per pile (12 minus a hand)")
-        state.set_asides = per_seat("set_aside", set_aside)
-        state.thats_it = [card(a, o) for a, o in thats_it]
-        state.thats_it += [c for c in range(NUM_ANIMALS * n) if c not in placed]
-        state.first_player = current_player if first_player is None else first_player
-        state.turn = turn
-        state.move_count = 0
-        state.phase = PLAY_PHASE
-        state.terminal = False
-        state.end_reason = None
-        state._legal = None
-        state._winners = ()
-        state.current_player = current_player
-        if not any(state.hands):
-            state._finish()
-        elif not state.hands[current_player]:
-            raise ValueError(f"current_player {current_player} has no card to play")
-        return state
+        return positions.from_position(
+            cls,
+            config,
+            queue=queue,
+            hands=hands,
+            draw_piles=draw_piles,
+            bar=bar,
+            thats_it=thats_it,
+            set_aside=set_aside,
+            current_player=current_player,
+            first_player=first_player,
+            turn=turn,
+            seed=seed,
+        )
 
     from_setup = from_position
 
     # -- the contract ---------------------------------------------------------------------------
-
-    def legal_move_ids(self) -> list[int]:
-        """Ids of the legal moves for the current player, ascending."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return legal[:]
 
     def _compute_legal(self) -> list[int]:
         phase = self.phase
@@ -513,21 +399,14 @@ class State(GameState):
                     if not present or self.config.chameleon_may_decline:
                         ids.append(CHAMELEON_NO_IMITATION)
                     for x in present:
-                        ids += _COPY_IDS[x][n]
+                        ids += COPY_IDS[x][n]
                 else:
-                    ids += _PLAY_IDS[s][n]
+                    ids += PLAY_IDS[s][n]
             ids.sort()
             return ids
         if phase == SET_ASIDE_PHASE:
             return sorted(SET_ASIDE_BASE + SPECIES[c] - 1 for c in self.hands[self.current_player])
         return []
-
-    def is_legal(self, move_id: int) -> bool:
-        """Whether the move with this id is legal now."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return move_id in legal
 
     def apply_id(self, move_id: int) -> None:
         """Play a move id already known to be legal (the env checks its mask first)."""
@@ -536,7 +415,7 @@ class State(GameState):
         if move_id >= SET_ASIDE_BASE:
             self._set_aside(move_id - SET_ASIDE_BASE + 1)
         else:
-            animal, action, choice = _DECODE[move_id]
+            animal, action, choice = DECODE[move_id]
             self._play(animal, action, choice)
 
     def winners(self) -> tuple[int, ...]:
@@ -598,40 +477,7 @@ class State(GameState):
     def view(self, player: int) -> View:
         """What ``player`` may see (§11)."""
         self._check_seat(player)
-        n = self.num_players
-        bar: list[list[int]] = [[] for _ in range(n)]
-        for c in self.bar:
-            bar[OWNER[c]].append(SPECIES[c])
-        out: list[list[int]] = [[] for _ in range(n)]
-        for c in self.thats_it:
-            out[OWNER[c]].append(SPECIES[c])
-        return View(
-            player=player,
-            num_players=n,
-            current_player=self.current_player,
-            first_player=self.first_player,
-            phase=self.phase,
-            turn=self.turn,
-            terminal=self.terminal,
-            hand=tuple(sorted(SPECIES[c] for c in self.hands[player])),
-            queue=tuple((SPECIES[c], OWNER[c]) for c in self.queue),
-            bar=tuple(tuple(sorted(b)) for b in bar),
-            thats_it=tuple(tuple(sorted(t)) for t in out),
-            hand_sizes=tuple(len(h) for h in self.hands),
-            draw_sizes=tuple(len(d) for d in self.draws),
-            set_aside_sizes=tuple(len(a) for a in self.set_asides),
-            unplayed=tuple(
-                tuple(
-                    sorted(SPECIES[c] for c in self.hands[q] + self.draws[q] + self.set_asides[q])
-                )
-                for q in range(n)
-            ),
-            set_aside=tuple(sorted(SPECIES[c] for c in self.set_asides[player])),
-            bar_scores=self.bar_scores(),
-            bar_sums=self.bar_strength_sums(),
-            scores=self.scores(),
-            winners=self._winners,
-        )
+        return hidden.view(self, player)
 
     def determinize(self, player: int, rng: np.random.Generator | int | None = None) -> State:
         """A clone where everything ``player`` cannot see is resampled consistently with their view.
@@ -645,23 +491,7 @@ class State(GameState):
         seed read the hidden order back).
         """
         self._check_seat(player)
-        rng = make_rng(rng)
-        new = self.clone()
-        for q in range(self.num_players):
-            if q == player:
-                pile = sorted(self.draws[q])
-                new.draws[q] = [pile[i] for i in rng.permutation(len(pile))]
-                continue
-            hand, aside = self.hands[q], self.set_asides[q]
-            pool = sorted(hand + aside + self.draws[q])
-            pool = [pool[i] for i in rng.permutation(len(pool))]
-            h, a = len(hand), len(aside)
-            new.hands[q] = pool[:h]
-            new.set_asides[q] = pool[h : h + a]
-            new.draws[q] = pool[h + a :]
-        new.rng = np.random.default_rng(int(rng.integers(2**63)))
-        new._legal = None
-        return new
+        return hidden.determinize(self, player, rng)
 
     @property
     def card_totals(self) -> list[int]:
@@ -697,35 +527,7 @@ class State(GameState):
 
     def render(self) -> str:
         """A readable table of the whole state (every hand shown: this is the referee's view)."""
-        n = self.num_players
-        total = sum(len(h) + len(d) for h, d in zip(self.hands, self.draws, strict=True))
-        if self.terminal:
-            status = f"game over, winners {list(self._winners)}"
-        else:
-            status = f"seat {self.current_player} to {PHASE_NAMES[self.phase]}"
-        lines = [
-            f"Beasty Bar, {n} players, scoring {self.config.scoring}, turn {self.turn} "
-            f"({total} cards left to play), {status}",
-            "queue (gate -> exclusion): "
-            + (" ".join(f"{i}:{card_name(c)}" for i, c in enumerate(self.queue)) or "(empty)"),
-        ]
-        scores = self.bar_scores()
-        sums = self.bar_strength_sums()
-        header = f"{'seat':<5}{'score':>6}{'sum':>5}  {'hand':<34}{'draw':>5}  bar / THAT'S IT"
-        lines.append(header)
-
-        def names(cards: list[int]) -> str:
-            return ", ".join(NAMES[SPECIES[c]] for c in sorted(cards)) or "-"
-
-        for q in range(n):
-            hand = names(self.hands[q])
-            row = f"{q:<5}{scores[q]:>6g}{sums[q]:>5}  {hand:<34}{len(self.draws[q]):>5}  "
-            row += f"{names([c for c in self.bar if OWNER[c] == q])} / "
-            row += names([c for c in self.thats_it if OWNER[c] == q])
-            if self.set_asides[q]:
-                row += f"  (set aside: {names(self.set_asides[q])})"
-            lines.append(row)
-        return "\n".join(lines)
+        return render.render(self)
 
     def render_for(self, player: int) -> str:
         """A readable table of what seat ``player`` may see: its own hand and set-aside animals,
@@ -765,36 +567,21 @@ class State(GameState):
 
         # Step 2: the on-play action of `action` (the animal's own, or the one a chameleon copies),
         # performed by `card` standing at the back, with the strength of `action`.
-        if action:
-            self._on_play(card, action, choice)
+        act = _ACTIONS[action]
+        if act is not None:
+            act(q, out, card, choice)
 
-        # Step 3: recurring actions, front to back, each animal at most once (§6).
-        snapshot = [c for c in q if _RECURRING_CARD[c]]
-        for c in snapshot:
-            s = SPECIES[c]
-            if s == GIRAFFE and c == card:
-                continue  # a giraffe skips step 3 in its entry turn
-            try:
-                i = q.index(c)
-            except ValueError:
-                continue
-            if s == HIPPO:
-                while i > 0 and not _HIPPO_BLOCKED[q[i - 1]]:
-                    q[i - 1], q[i] = c, q[i - 1]
-                    i -= 1
-            elif s == CROCODILE:
-                while i > 0 and not _CROC_BLOCKED[q[i - 1]]:
-                    out.append(q.pop(i - 1))
-                    i -= 1
-            elif i > 0 and SPECIES[q[i - 1]] < GIRAFFE:  # giraffe: one swap with a weaker animal
-                q[i - 1], q[i] = c, q[i - 1]
+        # Step 3: recurring actions, front to back, each animal at most once (§6); an animal
+        # thrown out earlier in this step does not act, nor a giraffe in its entry turn.
+        for c in [c for c in q if _RECURRING_CARD[c]]:
+            if c in q and (c != card or SPECIES[c] != GIRAFFE):
+                _ACTIONS[SPECIES[c]](q, out, c, -1)
 
         # Step 4: the five-animal check (§7).
         if len(q) == QUEUE_SIZE:
             out.append(q.pop())
-            self.bar.append(q[0])
-            self.bar.append(q[1])
-            del q[:2]
+            self.bar += q[:BAR_ENTRIES]
+            del q[:BAR_ENTRIES]
 
         # Step 5: draw.
         pile = self.draws[p]
@@ -814,71 +601,6 @@ class State(GameState):
                 return
         self.current_player = nxt
 
-    def _on_play(self, card: int, action: int, choice: int) -> None:
-        """§5: ``card`` (at the back of the queue) performs the on-play action of ``action``."""
-        q = self.queue
-        out = self.thats_it
-        i = len(q) - 1
-        if action == KANGAROO:
-            if choice > 0:
-                q.pop()
-                q.insert(i - choice, card)
-        elif action == PARROT:
-            if choice >= 0:
-                out.append(q.pop(choice))
-        elif action == SKUNK:
-            values = {SPECIES[c] for c in q if c != card}
-            values.discard(SKUNK)
-            if values:
-                top = sorted(values)[-2:]
-                kept = []
-                for c in q:
-                    if c != card and SPECIES[c] in top:
-                        out.append(c)
-                    else:
-                        kept.append(c)
-                q[:] = kept
-        elif action == MONKEY:
-            monkeys = [c for c in q if SPECIES[c] == MONKEY and c != card]
-            if monkeys:
-                monkeys.reverse()
-                rest = []
-                for c in q:
-                    s = SPECIES[c]
-                    if s == HIPPO or s == CROCODILE:
-                        out.append(c)
-                    elif s != MONKEY and c != card:
-                        rest.append(c)
-                q[:] = [card, *monkeys, *rest]
-        elif action == SEAL:
-            q.reverse()
-        elif action == GIRAFFE:
-            if i > 0 and SPECIES[q[i - 1]] < GIRAFFE:
-                q[i - 1], q[i] = card, q[i - 1]
-        elif action == SNAKE:
-            q.sort(key=lambda c: -SNAKE if c == card else -SPECIES[c])  # stable
-        elif action == CROCODILE:
-            while i > 0 and not _CROC_BLOCKED[q[i - 1]]:
-                out.append(q.pop(i - 1))
-                i -= 1
-        elif action == HIPPO:
-            while i > 0 and not _HIPPO_BLOCKED[q[i - 1]]:
-                q[i - 1], q[i] = card, q[i - 1]
-                i -= 1
-        elif action == LION:
-            for c in q:
-                if c != card and SPECIES[c] == LION:
-                    out.append(q.pop())  # another lion: the new one is thrown out
-                    return
-            kept = [card]
-            for c in q:
-                if SPECIES[c] == MONKEY:
-                    out.append(c)
-                elif c != card:
-                    kept.append(c)
-            q[:] = kept
-        # ZEBRA: no action when played.
-
     def _finish(self) -> None:
         """§8: the game is over; best score wins, tie -> lower strength sum, then shared."""
         self.terminal = True
@@ -890,59 +612,3 @@ class State(GameState):
         sums = self.bar_strength_sums()
         best = max((s, -t) for s, t in zip(scores, sums, strict=True))
         self._winners = tuple(q for q in range(self.num_players) if (scores[q], -sums[q]) == best)
-
-
-def render_view(view: View, config: Config) -> str:
-    """The text of :meth:`State.render_for`: a function of one seat's view (and the public
-    config) only."""
-
-    def names(animals: tuple[int, ...]) -> str:
-        return ", ".join(NAMES[a] for a in animals) or "-"
-
-    me, n = view.player, view.num_players
-    left = sum(view.hand_sizes) + sum(view.draw_sizes)
-    if view.phase == SET_ASIDE_PHASE:
-        left = (NUM_ANIMALS - config.set_aside) * n  # the set-aside choices are not turns
-    if view.terminal:
-        status = f"game over, winners {list(view.winners)}"
-    else:
-        status = f"seat {view.current_player} to {PHASE_NAMES[view.phase]}"
-    queue = " ".join(f"{i}:{NAMES[a]}({o})" for i, (a, o) in enumerate(view.queue))
-    mine = "my animals to choose from" if view.phase == SET_ASIDE_PHASE else "my hand"
-    lines = [
-        f"Beasty Bar, {n} players, scoring {config.scoring}, turn {view.turn} "
-        f"({left} cards left to play), {status}",
-        f"seen by seat {me} (seat {view.first_player} played first)",
-        f"queue (gate -> exclusion): {queue or '(empty)'}",
-        f"{mine}: {names(view.hand)}; cards in my draw pile: {view.draw_sizes[me]} (order unknown)",
-    ]
-    if config.set_aside:
-        lines.append(f"my set-aside animals: {names(view.set_aside)}")
-    aside = f"{'aside':>6}" if config.set_aside else ""
-    lines.append(f"{'seat':<7}{'score':>6}{'sum':>5}{'hand':>6}{'draw':>6}{aside}  bar / THAT'S IT")
-    for q in range(n):
-        seat = f"{q} (me)" if q == me else str(q)
-        aside = f"{view.set_aside_sizes[q]:>6}" if config.set_aside else ""
-        lines.append(
-            f"{seat:<7}{view.bar_scores[q]:>6}{view.bar_sums[q]:>5}{view.hand_sizes[q]:>6}"
-            f"{view.draw_sizes[q]:>6}{aside}  {names(view.bar[q])} / {names(view.thats_it[q])}"
-        )
-    parts = "hand + draw pile + set aside" if config.set_aside else "hand + draw pile"
-    for q in range(n):
-        if q != me:
-            lines.append(f"seat {q} not yet played ({parts}): {names(view.unplayed[q])}")
-    return "\n".join(lines)
-
-
-def _strength(animal: int | str) -> int:
-    """A strength from a strength or an animal name (case-insensitive)."""
-    if isinstance(animal, str):
-        try:
-            return NAMES.index(animal.strip().capitalize())
-        except ValueError:
-            raise ValueError(
-                f"unknown animal {animal!r}; animals: {', '.join(NAMES[1:])}"
-            ) from None
-    if isinstance(animal, bool) or not 1 <= animal <= NUM_ANIMALS:
-        raise ValueError(f"animal strength must be 1..{NUM_ANIMALS}, got {animal!r}")
-    return int(animal)
