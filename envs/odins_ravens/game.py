@@ -26,11 +26,8 @@ plays in the ``play`` phase, with sub-decisions in the ``rearrange`` (O2-A), ``t
 
 Decisions taken here where the rules spec leaves a detail open
 --------------------------------------------------------------
-- O2-A always asks for ``len(aux) - 1`` choices (each "the next card from the top is kind k"),
-  even when some are forced: the number of steps then reveals nothing about the cards.
-- O2-B and the extension: the drawn land card is seen by both players; ``Orient`` says which of
-  its two land types goes on the mover's path (one choice for a double).
-- O4-B picks its two cards in increasing order (first the lower index).
+- The Odin cards' open details (O2-A, O2-B and the extension's orientation, O4-B) are listed
+  in ``odin.py``.
 - ``joker_requires_no_match``: a play may use a joker pair only if no pair is of the target
   type and, after the play, no card of the target type is left in the hand and the auxiliary
   card then on top (below the cards the play took) is not one. The per-turn card limits do not
@@ -73,10 +70,7 @@ from cardzoo.envs.odins_ravens.data import (
     NUM_CENSUS_KINDS,
     NUM_KINDS,
     NUM_MAGIC_WAY_CARDS,
-    NUM_ODIN,
     NUM_TYPES,
-    O2B_CARDS,
-    ODIN_BASE,
     ODIN_SYMBOL,
     OP_NAMES,
     OP_REMOVE,
@@ -112,13 +106,13 @@ from cardzoo.envs.odins_ravens.moves import (
     NUM_MOVES,
     ODIN,
     ORIENT_HIGH,
-    ORIENT_LOW,
     PAYMENTS,
     REORDER,
     STASH,
     STONE_TARGET,
     TARGET,
 )
+from cardzoo.envs.odins_ravens.odin import OdinCards
 from cardzoo.envs.odins_ravens.render import land_name, render_state, render_view, symbols_name
 
 # Names that live in the other rooms, importable from here as before.
@@ -208,7 +202,7 @@ def deal_track(
 # The game
 
 
-class State(CachedLegalMoves, GameState):
+class State(OdinCards, CachedLegalMoves, GameState):
     """A complete game of Odin's Ravens (several races to 12 points). See the module docstring."""
 
     MOVES = MOVES
@@ -554,49 +548,15 @@ class State(CachedLegalMoves, GameState):
 
     # -- emptiness ------------------------------------------------------------------------------
 
-    def card_is_empty(self, k: int) -> bool:
-        """No raven and no stone on either space of card ``k`` (§1)."""
-        return self.pos[0] != k and self.pos[1] != k and self.stone_card != k
-
-    def space_is_empty(self, k: int, path: int) -> bool:
-        """No raven and no stone on card ``k``'s space of ``path``'s path (§1)."""
-        return self.pos[path] != k and not (self.stone_card == k and self.stone_path == path)
-
-    def empty_cards(self) -> list[int]:
-        return [k for k in range(len(self.paths[0])) if self.card_is_empty(k)]
-
     # -- legal moves ----------------------------------------------------------------------------
 
     def _compute_legal(self) -> list[int]:
         phase = self.phase
         if phase == PLAY:
             return self._play_legal()
-        p = self.current_player
-        if phase == TARGET_CARD:
-            empties = self.empty_cards()
-            op = self.target_op
-            if op == OP_SWAP_FIRST:
-                empties = empties[:-1]
-            elif op == OP_SWAP_SECOND:
-                empties = [k for k in empties if k > self.swap_first]
-            return [TARGET + k for k in empties]
-        if phase == ORIENT:
-            c = self.pending_land
-            return [ORIENT_LOW] if c // NUM_TYPES == c % NUM_TYPES else [ORIENT_LOW, ORIENT_HIGH]
-        if phase == REARRANGE:
-            ax = self.aux[p]
-            return [REORDER + k for k in sorted(set(ax[: len(ax) - self.rearranged]))]
-        if phase == TARGET_SPACE:
-            ids = []
-            for k in range(len(self.paths[0])):
-                if self.space_is_empty(k, p):
-                    ids.append(STONE_TARGET + 2 * k)
-                if self.space_is_empty(k, 1 - p):
-                    ids.append(STONE_TARGET + 2 * k + 1)
-            return ids
         if phase == EXTEND:
             return [EXTEND_NO, EXTEND_YES]
-        return []
+        return self._decision_legal(phase)
 
     def _play_legal(self) -> list[int]:
         p = self.current_player
@@ -609,30 +569,7 @@ class State(CachedLegalMoves, GameState):
         s = self.pos[p] + 1
         t = self.paths[p][s]
         if not (self.stone_card == s and self.stone_path == p):
-            if from_hand and h[t]:
-                ids.append(FLY)
-            if top == t:
-                ids.append(FLY + 1)
-            hand_left = MAX_FROM_HAND - self.used_hand
-            second = ax[-2] if len(ax) >= 2 and aux_left >= 2 else -1
-            # Strict jokers (§13 option): not a pair of t, no t left in hand, and the aux card
-            # on top after the play (below the 0..2 cards the pair takes) is not a t.
-            strict = self.config.joker_requires_no_match
-            under = [True] * 3
-            if strict:
-                n = len(ax)
-                under = [n <= a or ax[-1 - a] != t for a in range(3)]
-            if not (strict and h[t]):
-                for j in range(NUM_TYPES):
-                    if strict and j == t:
-                        continue
-                    base = JOKER + 3 * j
-                    if hand_left >= 2 and h[j] >= 2 and under[0]:
-                        ids.append(base)
-                    if top == j and hand_left and h[j] and under[1]:
-                        ids.append(base + 1)
-                    if top == j and second == j and under[2]:
-                        ids.append(base + 2)
+            self._flight_ids(ids, t, h, ax, top, aux_left)
         else:
             for move in range(ENTRY2, MAGIC_WAY):
                 if self._payable(p, t, PAYMENTS[move]):
@@ -646,20 +583,41 @@ class State(CachedLegalMoves, GameState):
             ids += [DISCARD + k for k in range(NUM_KINDS) if h[k]]
         if top >= 0:
             ids.append(DISCARD_AUX)
-        for o in range(NUM_ODIN):
-            in_hand = from_hand and h[ODIN_BASE + o]
-            on_top = top == ODIN_BASE + o
-            if not (in_hand or on_top):
-                continue
-            for option in (0, 1):
-                if self._odin_has_target(o, option):
-                    base = ODIN + 4 * o + 2 * option
-                    if in_hand:
-                        ids.append(base)
-                    if on_top:
-                        ids.append(base + 1)
+        self._odin_ids(ids, from_hand, h, top)
         ids.append(END_TURN)
         return ids
+
+    def _flight_ids(
+        self, ids: list[int], t: int, h: list[int], ax: list[int], top: int, aux_left: int
+    ) -> None:
+        """Append the flights onto a next space of type ``t`` without the stone: one card of
+        ``t`` (from hand ``h`` or the aux top ``top``), or a joker pair (§5 items 2-3)."""
+        from_hand = self.used_hand < MAX_FROM_HAND
+        if from_hand and h[t]:
+            ids.append(FLY)
+        if top == t:
+            ids.append(FLY + 1)
+        hand_left = MAX_FROM_HAND - self.used_hand
+        second = ax[-2] if len(ax) >= 2 and aux_left >= 2 else -1
+        # Strict jokers (§13 option): not a pair of t, no t left in hand, and the aux card
+        # on top after the play (below the 0..2 cards the pair takes) is not a t.
+        strict = self.config.joker_requires_no_match
+        under = [True] * 3
+        if strict:
+            n = len(ax)
+            under = [n <= a or ax[-1 - a] != t for a in range(3)]
+        if strict and h[t]:
+            return
+        for j in range(NUM_TYPES):
+            if strict and j == t:
+                continue
+            base = JOKER + 3 * j
+            if hand_left >= 2 and h[j] >= 2 and under[0]:
+                ids.append(base)
+            if top == j and hand_left and h[j] and under[1]:
+                ids.append(base + 1)
+            if top == j and second == j and under[2]:
+                ids.append(base + 2)
 
     def _payable(self, p: int, t: int, pay) -> bool:
         """Whether seat ``p`` can make movement payment ``pay`` for a space of type ``t`` (§5)."""
@@ -690,28 +648,6 @@ class State(CachedLegalMoves, GameState):
             if len(ax) > a and ax[-1 - a] == t:
                 return False
         return True
-
-    def _odin_has_target(self, odin: int, option: int) -> bool:
-        """§6 with the decision of §5 item 5: only options with a legal target are offered."""
-        p = self.current_player
-        if odin == 0:
-            if option == 0:
-                q = 1 - p
-                back = self.pos[q] - 1
-                return back >= -1 and not (self.stone_card == back and self.stone_path == q)
-            ahead = self.pos[p] + 1
-            return not (self.stone_card == ahead and self.stone_path == p)
-        if odin == 1:
-            return option == 0 or not self.o2b_used
-        L = len(self.paths[0])
-        occupied = {self.pos[0], self.pos[1], self.stone_card}
-        empty = L - sum(1 for k in occupied if k >= 0)
-        if odin == 2:
-            return empty >= 1 and (option == 0 or L >= 2)
-        if option == 0:
-            taken = (self.pos[0] >= 0) + (self.pos[1] >= 0) + (self.stone_card >= 0)
-            return 2 * L > taken
-        return empty >= 2
 
     # -- plays ----------------------------------------------------------------------------------
 
@@ -789,120 +725,6 @@ class State(CachedLegalMoves, GameState):
         else:
             self._from_hand(p, k)
         self.discards[p][k] += 1
-
-    def _odin(self, odin: int, option: int, from_aux: int) -> None:
-        """§5 item 5 and §6: play an Odin card (it goes to the discard pile) for one option."""
-        p = self.current_player
-        kind = ODIN_BASE + odin
-        if from_aux:
-            self._from_aux(p)
-        else:
-            self._from_hand(p, kind)
-        self.discards[p][kind] += 1
-        if odin == 0:
-            if option == 0:
-                self.pos[1 - p] -= 1
-            else:
-                self.pos[p] += 1
-                self._check_race_end()
-        elif odin == 1:
-            if option == 0:
-                if len(self.aux[p]) >= 2:
-                    self.phase = REARRANGE
-                    self.rearranged = 0
-                    self.logs[p].append(hidden.REARRANGE_EVENT)
-            else:
-                self.o2b_used = True
-                self.o2b_left = O2B_CARDS
-                self._draw_land(FOR_O2B)
-        elif odin == 2:
-            self.phase = TARGET_CARD
-            self.target_op = OP_ROTATE if option == 0 else OP_REMOVE
-        elif option == 0:
-            self.phase = TARGET_SPACE
-        else:
-            self.phase = TARGET_CARD
-            self.target_op = OP_SWAP_FIRST
-
-    def _rearrange(self, k: int) -> None:
-        """O2-A, one step: a card of kind ``k`` becomes the next card from the top."""
-        p = self.current_player
-        ax = self.aux[p]
-        slot = len(ax) - 1 - self.rearranged  # index right below the cards already placed
-        i = slot
-        while ax[i] != k:
-            i -= 1
-        ax[i], ax[slot] = ax[slot], ax[i]
-        self.rearranged += 1
-        if self.rearranged >= len(ax) - 1:
-            self.phase = PLAY
-            self.rearranged = 0
-
-    def _draw_land(self, purpose: int) -> None:
-        """Take the top land card to orient it (O2-B or the extension)."""
-        deck = self.land_deck
-        if not deck:  # only O2-B gets here with an empty deck: it attaches what exists
-            self.phase = PLAY
-            self.o2b_left = 0
-            return
-        self.pending_land = deck.pop()
-        self.land_known = min(self.land_known, len(deck))
-        self.orient_for = purpose
-        self.phase = ORIENT
-
-    def _orient(self, high_mine: bool) -> None:
-        """Attach the drawn land card at the end of the row (§6 items 2 and 5)."""
-        p = self.current_player
-        low, high = divmod(self.pending_land, NUM_TYPES)
-        low, high = min(low, high), max(low, high)
-        mine, theirs = (high, low) if high_mine else (low, high)
-        self.paths[p].append(mine)
-        self.paths[1 - p].append(theirs)
-        self.pending_land = -1
-        if self.orient_for == FOR_EXTENSION:
-            self.orient_for = -1
-            self._finish_turn()
-            return
-        self.orient_for = -1
-        self.o2b_left -= 1
-        if self.o2b_left > 0:
-            self._draw_land(FOR_O2B)
-        else:
-            self.phase = PLAY
-
-    def _target_card(self, k: int) -> None:
-        op = self.target_op
-        paths = self.paths
-        if op == OP_SWAP_FIRST:
-            self.swap_first = k
-            self.target_op = OP_SWAP_SECOND
-            return
-        self.phase = PLAY
-        self.target_op = -1
-        if op == OP_ROTATE:
-            paths[0][k], paths[1][k] = paths[1][k], paths[0][k]
-        elif op == OP_SWAP_SECOND:
-            i = self.swap_first
-            self.swap_first = -1
-            for path in paths:
-                path[i], path[k] = path[k], path[i]
-        else:  # O3-B: the card goes face down under the land deck; the row closes up
-            self.land_deck.insert(0, paths[0][k] * NUM_TYPES + paths[1][k])
-            self.land_known += 1
-            del paths[0][k]
-            del paths[1][k]
-            for q in range(2):
-                if self.pos[q] > k:
-                    self.pos[q] -= 1
-            if self.stone_card > k:
-                self.stone_card -= 1
-            self._check_race_end()
-
-    def _place_stone(self, k: int, path: int) -> None:
-        """O4-A: the stone onto an empty space of either path (moved if on the board)."""
-        self.stone_card = k
-        self.stone_path = path
-        self.phase = PLAY
 
     def _end_plays(self) -> None:
         """§4: after the plays, the optional extension (only while the land deck lasts)."""
