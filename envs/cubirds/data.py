@@ -1,4 +1,5 @@
-"""Cubirds game data: the eight species, their card counts and flock sizes (rules spec §2).
+"""Cubirds game data: the eight species, their card counts and flock sizes (rules spec §2), the
+phases of a turn, the end reasons and the tags of the hidden-card log.
 
 This is the only place these numbers live; the engine, encoder, heuristic and docs read them here.
 """
@@ -38,3 +39,19 @@ WIN_TRIPLE_SIZE = 3
 WIN_TRIPLES = 2
 
 assert TOTAL_CARDS == 110
+
+#: Every card kind (species) in every zone adds up to these counts.
+CARD_TOTALS: list[int] = list(CARD_COUNTS)
+
+# Phases of a turn.
+LAY_PHASE, DRAW_PHASE, FLOCK_PHASE, GAME_OVER = 0, 1, 2, 3
+PHASE_NAMES = ("lay", "draw", "flock", "game over")
+
+# Why the game ended.
+END_WIN = "win"
+END_FAILED_DEAL = "failed_deal"
+END_EXHAUSTION = "exhaustion"
+
+#: Tags of the events in ``State.log``, the record of moved hidden cards that ``determinize``
+#: replays (described in :mod:`cardzoo.envs.cubirds.hidden`).
+EV_SOURCE, EV_RESHUFFLE, EV_BATCH, EV_PUBLIC, EV_CLOSE, EV_ROUND_END = range(6)

@@ -11,21 +11,11 @@ Representation (chosen for a fast hot path):
 - the draw pile is a list whose **last** element is its top card (``pop()`` draws);
 - the discard pile is a list of 8 counts (its order never matters: it is shuffled before reuse).
 
-A turn is a sequence of decisions by the same player, each one move:
-
-========  =====================================================  =========================
-phase     legal moves                                            move ids
-========  =====================================================  =========================
-lay       ``Lay(species, row, end)`` for every species in hand   ``species*8 + row*2 + end``
-draw      ``Draw(False)`` (decline), ``Draw(True)`` (take 2)     64, 65
-flock     ``Flock(species)`` with hand count >= small flock,     ``66 + species``; pass 74
-          or ``Flock(None)`` (pass)
-========  =====================================================  =========================
-
-The draw phase exists only after a lay that captured nothing (§4.1). With ``flock_step="auto"``
-(default) the flock phase is skipped when passing is the only choice (§4.2); with ``"always"`` it is
-always asked. Either way the public record is that of a pass, and no view shows the phase to anyone
-but the player to act.
+A turn is a sequence of decisions by the same player, each one move (the phases, their moves and
+the move ids: :mod:`cardzoo.envs.cubirds.moves`). The draw phase exists only after a lay that
+captured nothing (§4.1). With ``flock_step="auto"`` (default) the flock phase is skipped when
+passing is the only choice (§4.2); with ``"always"`` it is always asked. Either way the public
+record is that of a pass, and no view shows the phase to anyone but the player to act.
 
 What everyone knows beyond the table (§9), kept up to date on every move:
 
@@ -51,219 +41,97 @@ Decisions taken here where the rules spec leaves a detail open:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar, NamedTuple, TypeVar
+from typing import ClassVar, TypeVar
 
 import numpy as np
-from cardzoo.envs.core import (
-    GameState,
-    check_first_player,
-    check_int_range,
-    check_option,
-    clone_rng,
-    make_rng,
-    normalize_config,
-    resolve_first_player,
-)
-from cardzoo.envs.cubirds.hidden import (
+from cardzoo.envs.core import GameState, clone_rng, make_rng, resolve_first_player
+from cardzoo.envs.cubirds import hidden, positions
+from cardzoo.envs.cubirds.config import Config
+from cardzoo.envs.cubirds.data import (
+    BIG_FLOCK,
+    CARD_COUNTS,
+    CARD_TOTALS,
+    DRAW_OPTION_CARDS,
+    DRAW_PHASE,
+    END_EXHAUSTION,
+    END_FAILED_DEAL,
+    END_WIN,
     EV_BATCH,
     EV_CLOSE,
     EV_PUBLIC,
     EV_RESHUFFLE,
     EV_ROUND_END,
-    EV_SOURCE,
-    sample_hidden,
-)
-from cardzoo.envs.cubirds.data import (
-    BIG_FLOCK,
-    CARD_COUNTS,
-    DRAW_OPTION_CARDS,
+    FLOCK_PHASE,
+    GAME_OVER,
     HAND_SIZE,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
+    LAY_PHASE,
     NUM_ROWS,
     NUM_SPECIES,
+    PHASE_NAMES,
     ROW_SETUP_SIZE,
     SMALL_FLOCK,
-    SPECIES_LETTERS,
-    SPECIES_NAMES,
     WIN_SPECIES_PRESENT,
     WIN_TRIPLE_SIZE,
     WIN_TRIPLES,
 )
-
-# ---------------------------------------------------------------------------------------------
-# Configuration
-
-
-@dataclass(frozen=True)
-class Config:
-    """Every rule option of the Cubirds rules spec (§12), with its documented default."""
-
-    num_players: int = 2
-    first_player: int | str = "random"
-    draw_after_empty_hand: bool = False
-    midturn_exhaustion: str = "end_game"
-    reveal_round_end_discards: bool = True
-    flock_step: str = "auto"
-    max_turns: int = 1000
-
-    def __post_init__(self) -> None:
-        normalize_config(self)
-        check_int_range("num_players", self.num_players, MIN_PLAYERS, MAX_PLAYERS)
-        check_first_player(self.first_player, self.num_players)
-        check_option("draw_after_empty_hand", self.draw_after_empty_hand, [False, True])
-        check_option("midturn_exhaustion", self.midturn_exhaustion, ["end_game", "partial"])
-        check_option("reveal_round_end_discards", self.reveal_round_end_discards, [True, False])
-        check_option("flock_step", self.flock_step, ["auto", "always"])
-        check_int_range("max_turns", self.max_turns, 1)
-
-
-# ---------------------------------------------------------------------------------------------
-# Moves
-
-LEFT, RIGHT = 0, 1
-END_NAMES = ("left", "right")
-
-
-def _plural(species: int) -> str:
-    return SPECIES_NAMES[species] + "s"
-
-
-def _typed_eq(self: tuple, other: object) -> bool:
-    return type(self) is type(other) and tuple.__eq__(self, other)
-
-
-def _typed_ne(self: tuple, other: object) -> bool:
-    return not _typed_eq(self, other)
-
-
-def _typed_hash(self: tuple) -> int:
-    return hash((type(self).__name__, *self))
-
-
-class Lay(NamedTuple):
-    """Phase 1: lay all cards of ``species`` in hand at one ``end`` (0 left, 1 right) of ``row``."""
-
-    species: int
-    row: int
-    end: int
-
-    def __str__(self) -> str:
-        return f"lay all {_plural(self.species)} at the {END_NAMES[self.end]} end of row {self.row}"
-
-
-class Draw(NamedTuple):
-    """After a lay that captured nothing: take the top 2 draw-pile cards (True) or decline."""
-
-    take: bool
-
-    def __str__(self) -> str:
-        return "take the top 2 cards of the draw pile" if self.take else "decline the 2-card draw"
-
-    # As plain tuples Draw(True) == Flock(1) (True == 1), which broke MOVE_INDEX: compare by type.
-    __eq__ = _typed_eq
-    __ne__ = _typed_ne
-    __hash__ = _typed_hash
-
-
-class Flock(NamedTuple):
-    """Phase 2: complete a flock of ``species`` (reveal all of them), or pass (``None``)."""
-
-    species: int | None
-
-    def __str__(self) -> str:
-        if self.species is None:
-            return "pass (complete no flock)"
-        return f"complete a flock of {_plural(self.species)}"
-
-    __eq__ = _typed_eq
-    __ne__ = _typed_ne
-    __hash__ = _typed_hash
-
-
-Move = Lay | Draw | Flock
-
-NUM_LAY_MOVES = NUM_SPECIES * NUM_ROWS * 2
-DECLINE_DRAW = NUM_LAY_MOVES  # 64
-TAKE_DRAW = NUM_LAY_MOVES + 1  # 65
-FLOCK_BASE = NUM_LAY_MOVES + 2  # 66..73
-PASS_FLOCK = FLOCK_BASE + NUM_SPECIES  # 74
-NUM_MOVES = PASS_FLOCK + 1  # 75
-
-MOVES: tuple[Move, ...] = (
-    *(Lay(s, r, e) for s in range(NUM_SPECIES) for r in range(NUM_ROWS) for e in (LEFT, RIGHT)),
-    Draw(False),
-    Draw(True),
-    *(Flock(s) for s in range(NUM_SPECIES)),
-    Flock(None),
+from cardzoo.envs.cubirds.hidden import View
+from cardzoo.envs.cubirds.moves import (
+    DECLINE_DRAW,
+    FLOCK_BASE,
+    LAY_IDS,
+    LEFT,
+    MOVE_INDEX,
+    MOVES,
+    NUM_LAY_MOVES,
+    NUM_MOVES,
+    PASS_FLOCK,
+    RIGHT,
+    TAKE_DRAW,
+    Draw,
+    Flock,
+    Lay,
+    Move,
+    move_from_id,
 )
-MOVE_INDEX: dict[Move, int] = {m: i for i, m in enumerate(MOVES)}
-assert len(MOVES) == NUM_MOVES and MOVE_INDEX[Lay(2, 1, RIGHT)] == 2 * 8 + 1 * 2 + 1
-assert len(MOVE_INDEX) == NUM_MOVES and MOVE_INDEX[Draw(True)] == TAKE_DRAW
+from cardzoo.envs.cubirds.positions import species_counts
+from cardzoo.envs.cubirds.render import render_state, render_view, row_blocks
 
-# The 8 lay ids of one species, prebuilt so legal_move_ids() only concatenates lists.
-_LAY_IDS = tuple(list(range(s * 8, s * 8 + 8)) for s in range(NUM_SPECIES))
-
-# Phases of a turn.
-LAY_PHASE, DRAW_PHASE, FLOCK_PHASE, GAME_OVER = 0, 1, 2, 3
-PHASE_NAMES = ("lay", "draw", "flock", "game over")
-
-# Why the game ended.
-END_WIN = "win"
-END_FAILED_DEAL = "failed_deal"
-END_EXHAUSTION = "exhaustion"
+# Names that lived here before the engine was split into rooms stay importable from here.
+__all__ = [
+    "CARD_TOTALS",
+    "DECLINE_DRAW",
+    "DRAW_PHASE",
+    "END_EXHAUSTION",
+    "END_FAILED_DEAL",
+    "END_WIN",
+    "FLOCK_BASE",
+    "FLOCK_PHASE",
+    "GAME_OVER",
+    "LAY_PHASE",
+    "LEFT",
+    "MOVES",
+    "MOVE_INDEX",
+    "NUM_LAY_MOVES",
+    "NUM_MOVES",
+    "PASS_FLOCK",
+    "PHASE_NAMES",
+    "RIGHT",
+    "TAKE_DRAW",
+    "Config",
+    "Draw",
+    "Flock",
+    "Lay",
+    "Move",
+    "State",
+    "View",
+    "has_won",
+    "lay_on_row",
+    "move_from_id",
+    "render_view",
+    "row_blocks",
+]
 
 RowT = TypeVar("RowT", list[int], tuple[int, ...])
-
-# Every card kind (species) in every zone adds up to these counts.
-CARD_TOTALS: list[int] = list(CARD_COUNTS)
-
-
-def move_from_id(move_id: int) -> Move:
-    """The move with this id in the move universe."""
-    return MOVES[move_id]
-
-
-# ---------------------------------------------------------------------------------------------
-# What a player may see
-
-
-@dataclass(frozen=True)
-class View:
-    """Everything one player may see (rules spec §9), and nothing else.
-
-    ``phase`` is the decision pending, shown only to the player who must make it (``None`` for
-    everyone else while the game goes on). ``known_hands[q][s]`` counts cards of species ``s``
-    publicly known to be in seat ``q``'s hand (captured face up and not laid or flocked since);
-    ``exact[q][s]`` is True when ``q`` holds exactly those (it laid or flocked ``s`` since it last
-    took unseen cards). ``draw_pool[s]``: cards of species ``s`` this player knows to be in the draw
-    pile or among the cards drawn from it unseen since its composition was last known;
-    ``draw_pool_unknown``: further such cards whose species this player does not know (0 unless
-    round-end discards are hidden). So ``sum(draw_pool) + draw_pool_unknown - draw_size`` cards
-    were drawn from the pool unseen. ``discard_known[s]``: discard-pile cards of species ``s`` this
-    player knows about.
-    """
-
-    player: int
-    num_players: int
-    current_player: int
-    phase: int | None
-    turn: int
-    round: int
-    hand: tuple[int, ...]
-    hand_sizes: tuple[int, ...]
-    known_hands: tuple[tuple[int, ...], ...]
-    exact: tuple[tuple[bool, ...], ...]
-    collections: tuple[tuple[int, ...], ...]
-    rows: tuple[tuple[int, ...], ...]
-    draw_size: int
-    draw_pool: tuple[int, ...]
-    draw_pool_unknown: int
-    discard_size: int
-    discard_known: tuple[int, ...]
-    terminal: bool
-    winners: tuple[int, ...]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -336,7 +204,7 @@ class State(GameState):
         pack.extend(set_aside)
         rng.shuffle(pack)
         self.draw = pack
-        self._new_source()  # everyone knows the pack holds every card not in a row
+        hidden.new_source(self)  # everyone knows the pack holds every card not in a row
         for i in range(n):
             self._draw_hidden((dealer + i) % n, HAND_SIZE)
         for i in range(n):
@@ -399,34 +267,17 @@ class State(GameState):
         know: the discard pile is public, and each hand is as if just dealt unseen from one pack
         holding the draw pile and the hands.
         """
-        config = Config() if config is None else config
-        n = config.num_players
-        state = cls.__new__(cls)
-        state._blank(config, make_rng(seed))
-        state.hands = [_counts(h) for h in hands]
-        if len(state.hands) != n:
-            raise ValueError(f"hands: expected {n} hands, got {len(state.hands)}")
-        state.hand_sizes = [sum(h) for h in state.hands]
-        coll = collections if collections is not None else [[] for _ in range(n)]
-        state.collections = [_counts(c) for c in coll]
-        state.rows = [_cards(r) for r in rows]
-        if len(state.rows) != NUM_ROWS:
-            raise ValueError(f"rows: expected {NUM_ROWS} rows, got {len(state.rows)}")
-        state.draw = _cards(draw)[::-1]
-        state.discard = _counts(discard)
-        state.discard_size = sum(state.discard)
-        state.discard_public = state.discard[:]
-        state.discard_known = [bytearray(state.discard) for _ in range(n)]
-        pack = _counts(state.draw)
-        for hand in state.hands:
-            for s in range(NUM_SPECIES):
-                pack[s] += hand[s]
-        state._new_source(pack)
-        for q, hand in enumerate(state.hands):
-            if any(hand):
-                state.log.append((EV_BATCH, q, tuple(hand)))
-        state.current_player = current_player
-        return state
+        return positions.from_position(
+            cls,
+            config,
+            hands=hands,
+            rows=rows,
+            draw=draw,
+            discard=discard,
+            collections=collections,
+            current_player=current_player,
+            seed=seed,
+        )
 
     # -- the contract ---------------------------------------------------------------------------
 
@@ -438,7 +289,7 @@ class State(GameState):
             ids: list[int] = []
             for s in range(NUM_SPECIES):
                 if hand[s]:
-                    ids += _LAY_IDS[s]
+                    ids += LAY_IDS[s]
             return ids
         if phase == DRAW_PHASE:
             return [DECLINE_DRAW, TAKE_DRAW]
@@ -538,33 +389,7 @@ class State(GameState):
     def view(self, player: int) -> View:
         """What ``player`` may see (§9)."""
         self._check_seat(player)
-        if self.terminal:
-            phase: int | None = GAME_OVER
-        else:
-            phase = self.phase if player == self.current_player else None
-        return View(
-            player=player,
-            num_players=self.num_players,
-            current_player=self.current_player,
-            phase=phase,
-            turn=self.turn,
-            round=self.round,
-            hand=tuple(self.hands[player]),
-            hand_sizes=tuple(self.hand_sizes),
-            known_hands=tuple(tuple(k) for k in self.known),
-            exact=tuple(
-                tuple(bool(b >> s & 1) for s in range(NUM_SPECIES)) for b in self.exact_bits
-            ),
-            collections=tuple(tuple(c) for c in self.collections),
-            rows=tuple(tuple(r) for r in self.rows),
-            draw_size=len(self.draw),
-            draw_pool=tuple(self.pool_lb[player]),
-            draw_pool_unknown=self.pool_unknown[player],
-            discard_size=self.discard_size,
-            discard_known=tuple(self.discard_known[player]),
-            terminal=self.terminal,
-            winners=self._winners,
-        )
+        return hidden.build_view(self, player)
 
     def determinize(self, player: int, rng: np.random.Generator | int | None = None) -> State:
         """A clone where everything ``player`` has not seen is resampled consistently with all it
@@ -578,42 +403,7 @@ class State(GameState):
         or flocked since its last unseen draw. See :mod:`cardzoo.envs.cubirds.hidden`.
         """
         self._check_seat(player)
-        rng = make_rng(rng)
-        sample = sample_hidden(self.log, player, self.num_players, rng)
-        new = self.clone()
-        n = self.num_players
-        for q in range(n):
-            if q == player:
-                continue
-            hand = [k + h for k, h in zip(self.known[q], sample.hidden[q])]
-            if sum(hand) != self.hand_sizes[q]:
-                raise AssertionError(f"resampled hand of seat {q} has the wrong size: {hand}")
-            new.hands[q] = hand
-            new.discard_known[q] = bytearray(
-                p + o for p, o in zip(self.discard_public, sample.discard_own[q])
-            )
-            # The source's public part is what ``player`` knows of it minus its own cards.
-            new.src_known[q] = [
-                k - mine + o
-                for k, mine, o in zip(
-                    self.src_known[player], sample.source_own[player], sample.source_own[q]
-                )
-            ]
-            new._refresh_pool(q)
-        draw = [s for s in range(NUM_SPECIES) for _ in range(sample.draw[s])]
-        rng.shuffle(draw)
-        if len(draw) != len(self.draw):
-            raise AssertionError("resampled draw pile has the wrong size")
-        new.draw = draw
-        if not self.config.reveal_round_end_discards:
-            discard = self.discard_public[:]
-            for own in sample.discard_own:
-                for s in range(NUM_SPECIES):
-                    discard[s] += own[s]
-            new.discard = discard
-        new.log = sample.log
-        new.rng = np.random.default_rng(int(rng.integers(2**63)))
-        return new
+        return hidden.determinize(self, player, make_rng(rng))
 
     @property
     def exact(self) -> list[list[int]]:
@@ -628,9 +418,12 @@ class State(GameState):
 
     def census(self) -> dict[str, list[int]]:
         """Cards per species in every zone; the zones add up to ``CARD_TOTALS``."""
-        zones: dict[str, list[int]] = {"draw": _counts(self.draw), "discard": self.discard[:]}
+        zones: dict[str, list[int]] = {
+            "draw": species_counts(self.draw),
+            "discard": self.discard[:],
+        }
         for r, row in enumerate(self.rows):
-            zones[f"row{r}"] = _counts(row)
+            zones[f"row{r}"] = species_counts(row)
         for q in range(self.num_players):
             zones[f"hand{q}"] = self.hands[q][:]
             zones[f"collection{q}"] = self.collections[q][:]
@@ -638,23 +431,7 @@ class State(GameState):
 
     def render(self) -> str:
         """A readable table of the whole state (every hand shown: this is the referee's view)."""
-        status = (
-            f"game over ({self.end_reason}), winners {list(self._winners)}"
-            if self.terminal
-            else f"seat {self.current_player} to {PHASE_NAMES[self.phase]}"
-        )
-        lines = [
-            f"Cubirds, {self.num_players} players, round {self.round}, turn {self.turn}: {status}",
-            f"draw pile {len(self.draw)} cards, discard pile {self.discard_size} cards",
-            "rows (left -> right):",
-        ]
-        for r, row in enumerate(self.rows):
-            lines.append(f"  {r}: {_spell_row(row)}")
-        lines.append(f"{'seat':<5} {'collection':<30} hand")
-        for q in range(self.num_players):
-            collection = _spell(self.collections[q]) or "-"
-            lines.append(f"{q:<5} {collection:<30} {_spell(self.hands[q]) or '-'}")
-        return "\n".join(lines)
+        return render_state(self)
 
     def render_for(self, player: int) -> str:
         """A readable table of what seat ``player`` may see: its own hand, every hand's size and
@@ -806,10 +583,12 @@ class State(GameState):
             self.hand_sizes[q] = 0
             self.known[q] = [0] * NUM_SPECIES
         if reveal:
-            self._new_source()  # every other card is public now, so the pile's content is known
+            hidden.new_source(
+                self
+            )  # every other card is public now, so the pile's content is known
         else:
             # The pile's content is hidden; it is logged for determinize's last resort only.
-            self.log.append((EV_ROUND_END, tuple(leftovers), tuple(_counts(self.draw))))
+            self.log.append((EV_ROUND_END, tuple(leftovers), tuple(species_counts(self.draw))))
         if len(self.draw) + self.discard_size < HAND_SIZE * n:
             self._end_by_collections(END_FAILED_DEAL)
             return
@@ -880,40 +659,12 @@ class State(GameState):
         self.log.append((EV_RESHUFFLE, tuple(self.discard_public)))
         self.src_size = self.discard_size
         self.src_known = [list(seen) for seen in self.discard_known]
-        self._reset_pool()
+        hidden.reset_pool(self)
         self.discard = [0] * NUM_SPECIES
         self.discard_public = [0] * NUM_SPECIES
         self.discard_known = [bytearray(NUM_SPECIES) for _ in range(self.num_players)]
         self.discard_size = 0
         return True
-
-    def _new_source(self, counts: list[int] | None = None) -> None:
-        """The draw pile's composition is public now (``counts``, default: the pile itself): the
-        record of earlier unseen draws no longer matters and restarts here."""
-        if counts is None:
-            counts = [self.draw.count(s) for s in range(NUM_SPECIES)]
-        self.log = [(EV_SOURCE, tuple(counts))]
-        self.src_size = sum(counts)
-        self.src_known = [counts[:] for _ in range(self.num_players)]
-        self._reset_pool()
-
-    def _reset_pool(self) -> None:
-        self.taken_seen = [0] * NUM_SPECIES
-        if self.config.reveal_round_end_discards:  # every seat knows the same pool
-            self._refresh_pool(0)
-            lb, unknown = self.pool_lb[0], self.pool_unknown[0]
-            self.pool_lb = [lb[:] for _ in range(self.num_players)]
-            self.pool_unknown = [unknown] * self.num_players
-            return
-        for q in range(self.num_players):
-            self._refresh_pool(q)
-
-    def _refresh_pool(self, q: int) -> None:
-        """Seat ``q``'s view of the pool from what it knows of the source and the cards seen
-        leaving it: at least ``known - seen`` of each species, the rest unnamed."""
-        lb = bytearray([max(k - t, 0) for k, t in zip(self.src_known[q], self.taken_seen)])
-        self.pool_lb[q] = lb
-        self.pool_unknown[q] = self.src_size - sum(self.taken_seen) - sum(lb)
 
     def _end_by_collections(self, reason: str) -> None:
         """§7: the largest collections win; ties share the victory."""
@@ -927,42 +678,6 @@ class State(GameState):
         self.current_player = -1
         self._winners = winners
         self.end_reason = reason
-
-
-def render_view(view: View) -> str:
-    """The text of :meth:`State.render_for`: a function of one seat's view only."""
-    me, n = view.player, view.num_players
-    if view.terminal:
-        status = f"game over, winners {list(view.winners)}"
-    elif view.phase is not None:
-        status = f"my turn (seat {me}) to {PHASE_NAMES[view.phase]}"
-    else:
-        status = f"seat {view.current_player}'s turn"
-    unseen = sum(view.draw_pool) + view.draw_pool_unknown - view.draw_size
-    pool = _spell(view.draw_pool) or "-"
-    if view.draw_pool_unknown:
-        pool += f", {view.draw_pool_unknown} unknown"
-    lines = [
-        f"Cubirds, {n} players, round {view.round}, turn {view.turn}: {status}",
-        f"seen by seat {me}",
-        f"draw pile {view.draw_size} cards (order unknown); its pool: {pool}; "
-        f"{unseen} of those drawn unseen since",
-        f"discard pile {view.discard_size} cards, known: {_spell(view.discard_known) or '-'}",
-        "rows (left -> right):",
-    ]
-    for r, row in enumerate(view.rows):
-        lines.append(f"  {r}: {_spell_row(row)}")
-    lines.append(f"{'seat':<7}{'hand':>5}  {'collection':<30} known in hand; holds no other")
-    for q in range(n):
-        seat = f"{q} (me)" if q == me else str(q)
-        known = _spell(view.known_hands[q]) or "-"
-        exact = [SPECIES_NAMES[s].split()[-1] for s in range(NUM_SPECIES) if view.exact[q][s]]
-        lines.append(
-            f"{seat:<7}{view.hand_sizes[q]:>5}  {_spell(view.collections[q]) or '-':<30} "
-            f"{known}; {', '.join(exact) or '-'}"
-        )
-    lines.append(f"my hand: {_spell(view.hand) or '-'}")
-    return "\n".join(lines)
 
 
 def lay_on_row(row: RowT, species: int, end: int, count: int) -> tuple[RowT, RowT]:
@@ -980,18 +695,6 @@ def lay_on_row(row: RowT, species: int, end: int, count: int) -> tuple[RowT, Row
     return row[j + 1 :], row[: j + 1] + laid
 
 
-def row_blocks(row: list[int] | tuple[int, ...]) -> list[tuple[int, int]]:
-    """The row as ``(species, count)`` runs from the left; the §4.1 invariant keeps each species
-    in one run, so a row has at most 8."""
-    blocks: list[list[int]] = []
-    for species in row:
-        if blocks and blocks[-1][0] == species:
-            blocks[-1][1] += 1
-        else:
-            blocks.append([species, 1])
-    return [(s, c) for s, c in blocks]
-
-
 def has_won(collection: list[int] | tuple[int, ...]) -> bool:
     """Whether a collection meets a win condition (§4.3): 7 species, or 3+ of 2 species."""
     present = 0
@@ -1002,26 +705,3 @@ def has_won(collection: list[int] | tuple[int, ...]) -> bool:
             if c >= WIN_TRIPLE_SIZE:
                 triples += 1
     return present >= WIN_SPECIES_PRESENT or triples >= WIN_TRIPLES
-
-
-def _cards(cards: list[int] | str) -> list[int]:
-    """Species ids from ids or spec letters."""
-    return [SPECIES_LETTERS.index(c) if isinstance(c, str) else int(c) for c in cards]
-
-
-def _counts(cards: list[int] | str) -> list[int]:
-    """Cards per species, from species ids or spec letters."""
-    counts = [0] * NUM_SPECIES
-    for s in cards if isinstance(cards, list) else _cards(cards):
-        counts[s] += 1
-    return counts
-
-
-def _spell(counts: list[int] | tuple[int, ...]) -> str:
-    """Counts per species as "2 Owl, 1 Robin" (short names keep the table narrow)."""
-    return ", ".join(f"{c} {SPECIES_NAMES[s].split()[-1]}" for s, c in enumerate(counts) if c)
-
-
-def _spell_row(row: list[int] | tuple[int, ...]) -> str:
-    """A row as its blocks from the left: "2 Owl | 1 Robin"."""
-    return " | ".join(f"{c} {SPECIES_NAMES[s]}" for s, c in row_blocks(row))

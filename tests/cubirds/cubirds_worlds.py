@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import numpy as np
-from cardzoo.envs.cubirds.hidden import (
+from cardzoo.envs.cubirds.data import (
     EV_BATCH,
     EV_CLOSE,
     EV_PUBLIC,

@@ -13,8 +13,15 @@ import random
 
 import numpy as np
 import pytest
-from cardzoo.envs.cubirds.hidden import EV_BATCH, EV_PUBLIC, EV_RESHUFFLE, EV_ROUND_END, EV_SOURCE
-from cardzoo.envs.cubirds.data import SPECIES_LETTERS, SPECIES_NAMES
+from cardzoo.envs.cubirds.data import (
+    EV_BATCH,
+    EV_PUBLIC,
+    EV_RESHUFFLE,
+    EV_ROUND_END,
+    EV_SOURCE,
+    SPECIES_LETTERS,
+    SPECIES_NAMES,
+)
 from cardzoo.envs.cubirds.game import GAME_OVER, Config, Draw, Flock, Lay, State, row_blocks
 from cubirds_worlds import random_states
 
