@@ -37,15 +37,18 @@ from cardzoo.envs.beasty_bar.data import (
     KANGAROO,
     LION,
     MONKEY,
+    OWNER,
     PARROT,
     POINTS,
     QUEUE_SIZE,
     SEAL,
+    SET_ASIDE_PHASE,
     SKUNK,
     SNAKE,
+    SPECIES,
     ZEBRA,
 )
-from cardzoo.envs.beasty_bar.game import MOVES, OWNER, SET_ASIDE_BASE, SET_ASIDE_PHASE, SPECIES
+from cardzoo.envs.beasty_bar.moves import MOVES, SET_ASIDE_BASE
 
 #: Chance that an animal at queue position i (0 = gate) gets in, by queue length after the move.
 ENTRY_CHANCE: tuple[tuple[float, ...], ...] = (

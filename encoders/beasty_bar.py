@@ -24,12 +24,22 @@ from __future__ import annotations
 
 import numpy as np
 from cardzoo.encoders.base import Encoder
-from cardzoo.envs.beasty_bar.data import NUM_ANIMALS, POINTS, QUEUE_SIZE
-from cardzoo.envs.beasty_bar.game import MAX_PILE, MOVE_INDEX, MOVES, Config, State
+from cardzoo.envs.beasty_bar.config import Config
+from cardzoo.envs.beasty_bar.data import (
+    GAME_OVER,
+    MAX_PILE,
+    NUM_ANIMALS,
+    POINTS,
+    QUEUE_SIZE,
+    SET_ASIDE_PHASE,
+)
+from cardzoo.envs.beasty_bar.game import State
+from cardzoo.envs.beasty_bar.moves import MOVE_INDEX, MOVES
 
 _SLOTS = QUEUE_SIZE - 1  # queue length at decision time
 _MAX_SUM = NUM_ANIMALS * (NUM_ANIMALS + 1) // 2  # 78: all twelve animals in the bar
 _MAX_POINTS = sum(POINTS)  # 36
+_PHASES = GAME_OVER  # phases with a decision (one-hot): set aside (variant), play
 
 
 class BeastyBarEncoder(Encoder):
@@ -44,7 +54,7 @@ class BeastyBarEncoder(Encoder):
         super().__init__(config, MOVES, MOVE_INDEX)
         n = self.num_players
         a = NUM_ANIMALS
-        self._phase = self.piece("phase", 2, 1, "one-hot decision: set aside (variant), play")
+        self._phase = self.piece("phase", _PHASES, 1, "one-hot decision: set aside (variant), play")
         self._to_act = self.piece("to_act", n, 1, "one-hot relative seat of the player to act")
         self._order = self.piece(
             "round_position", n, 1, "one-hot: my place in the turn order (0 = I played first)"
@@ -82,7 +92,9 @@ class BeastyBarEncoder(Encoder):
     def _declare_state(self, n: int, a: int) -> None:
         """The global-state layout: absolute seats, hidden cards included."""
         sp = self.state_piece
-        self._s_phase = sp("phase", 2, 1, "one-hot: set aside (variant), play; zeros at the end")
+        self._s_phase = sp(
+            "phase", _PHASES, 1, "one-hot: set aside (variant), play; zeros at the end"
+        )
         self._s_to_act = sp("to_act", n, 1, "one-hot seat of the player to act")
         self._s_first = sp("first_player", n, 1, "one-hot seat that played first")
         self._s_hands = sp("hands", (n, a), 1, "animals in each seat's hand")
@@ -140,7 +152,7 @@ class BeastyBarEncoder(Encoder):
             self._tables(player)
         )
         phase = state.phase
-        if phase < 2:
+        if phase < GAME_OVER:
             buf[self._phase + phase] = 1
             buf[self._to_act + (state.current_player - player) % n] = 1
         buf[self._order + (player - state.first_player) % n] = 1
@@ -173,7 +185,7 @@ class BeastyBarEncoder(Encoder):
             buf[od + r] = d
             buf[oa + r] = len(asides[q])
             left += h + d
-        if phase == 0:  # set-aside phase: the cards still to be set aside are not turns
+        if phase == SET_ASIDE_PHASE:  # the cards still to be set aside are not turns
             left = (a - state.config.set_aside) * n
         buf[self._left] = left
         for c in asides[player]:
@@ -183,7 +195,7 @@ class BeastyBarEncoder(Encoder):
         n = self.num_players
         a = NUM_ANIMALS
         phase = state.phase
-        if phase < 2:
+        if phase < GAME_OVER:
             buf[self._s_phase + phase] = 1
             buf[self._s_to_act + state.current_player] = 1
         buf[self._s_first + state.first_player] = 1
@@ -208,7 +220,7 @@ class BeastyBarEncoder(Encoder):
             buf[self._s_sums + c // a] += c % a + 1
         for c in state.thats_it:
             buf[self._s_out + c] = 1
-        if phase == 0:  # the set-aside choices are not turns
+        if phase == SET_ASIDE_PHASE:  # the set-aside choices are not turns
             buf[self._s_left] = (a - state.config.set_aside) * n
         else:
             buf[self._s_left] = sum(len(h) for h in state.hands) + sum(len(d) for d in state.draws)
