@@ -51,7 +51,7 @@ class OdinCards:
 
     __slots__ = ()
 
-    # -- emptiness ------------------------------------------------------------------------------
+    # -- emptiness ---------------------------------------------------------------------------------
 
     def card_is_empty(self, k: int) -> bool:
         """No raven and no stone on either space of card ``k`` (§1)."""
@@ -64,7 +64,7 @@ class OdinCards:
     def empty_cards(self) -> list[int]:
         return [k for k in range(len(self.paths[0])) if self.card_is_empty(k)]
 
-    # -- legal moves ----------------------------------------------------------------------------
+    # -- legal moves -------------------------------------------------------------------------------
 
     def _odin_ids(self, ids: list[int], from_hand: bool, h: list[int], top: int) -> None:
         """Append the Odin plays with a target: from the hand ``h`` (if ``from_hand``: it may
