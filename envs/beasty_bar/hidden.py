@@ -85,7 +85,7 @@ def view(state: State, player: int) -> View:
         bar_scores=state.bar_scores(),
         bar_sums=state.bar_strength_sums(),
         scores=state.scores(),
-        winners=state.winners(),
+        winners=state._winners,
     )
 
 
