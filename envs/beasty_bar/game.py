@@ -28,7 +28,7 @@ Decisions taken here where the rules leave a detail open (rules doc §12)
   game's RNG at construction, before any shuffle; the set-aside variant's deal is drawn from the
   same RNG after the last choice.
 - A kangaroo or parrot played into an empty queue, and a chameleon with nothing to copy or
-  declining, each have one dedicated "no effect" move (see the table).
+  declining, each have one dedicated "no effect" move (see the table in ``moves.py``).
 - The parrot's target is encoded by queue position at play time (index from the gate), not by
   species and owner: both identify the same animal, positions keep the space small.
 - ``winners()`` is ``()`` until the game is over. With nobody in the bar all players tie on 0
