@@ -180,8 +180,14 @@ def _successors(
 ) -> list[tuple[LabelState, int]]:
     """The label states one event leads to, each with its number of card-level choices.
     ``masks`` False: no token carries a mask yet, so no deal can fail (checks skipped)."""
-    current, undrawn, pools, hand, aux = state
     code = event[0]
+    if code == FROM_HAND:
+        return _played_from_hand(state, event[1], masks)
+    if code == FROM_AUX:
+        return _played_from_aux(state, event[1], masks)
+    if code == NO_MATCH:
+        return _no_match(state, event[1], event[2])
+    current, undrawn, pools, hand, aux = state
     out: list[tuple[LabelState, int]] = []
     if code == RESHUFFLE:
         if not undrawn:
@@ -194,55 +200,73 @@ def _successors(
     elif code == STASH:
         for label, n in hand:
             out.append(((current, undrawn, pools, _bag_take(hand, label), (*aux, label)), n))
-    elif code == FROM_HAND:
-        kind = event[1]
-        for label, n in hand:
-            if _allowed(label, kind) and pools[label[0]][kind]:
-                new = (
-                    current,
-                    undrawn,
-                    _with_pool(pools, label[0], kind),
-                    _bag_take(hand, label),
-                    aux,
-                )
-                if not masks or not _masked(new, label[0]) or _ways(new, label[0]):
-                    out.append((new, n))
-    elif code == FROM_AUX:
-        kind = event[1]
-        if aux:
-            top = aux[-1]
-            for label, n in _entry_labels(top):
-                if _allowed(label, kind) and pools[label[0]][kind]:
-                    rest = _bag_take(top, label) if _is_bag(top) else ()
-                    new_aux = (*aux[:-1], rest) if rest else aux[:-1]
-                    new = (current, undrawn, _with_pool(pools, label[0], kind), hand, new_aux)
-                    if not masks or not _masked(new, label[0]) or _ways(new, label[0]):
-                        out.append((new, n))
     elif code == REARRANGE:
         bag: Counts = ()
         for entry in aux:
             for label, n in _entry_labels(entry):
                 bag = _bag_add(bag, label, n)
         out.append(((current, undrawn, pools, hand, (bag,) if bag else ()), 1))
-    elif code == NO_MATCH:
-        bit = 1 << event[1]
-        new_hand: Counts = ()
-        for (e, mask), n in hand:
-            new_hand = _bag_add(new_hand, (e, mask | bit), n)
-        tops: list[tuple[tuple, int]] = [(aux, 1)]
-        if event[2] and aux:
-            top = aux[-1]
-            tops = []
-            for (e, mask), n in _entry_labels(top):
-                rest = _bag_take(top, (e, mask)) if _is_bag(top) else ()
-                below = (*aux[:-1], rest) if rest else aux[:-1]
-                tops.append(((*below, (e, mask | bit)), n))
-        for new_aux, n in tops:
-            new = (current, undrawn, pools, new_hand, new_aux)
-            if all(_ways(new, e) for e in range(len(pools)) if _masked(new, e)):
-                out.append((new, n))
     else:
         raise ValueError(f"unknown event {event!r}")
+    return out
+
+
+def _played_from_hand(state: LabelState, kind: int, masks: bool) -> list[tuple[LabelState, int]]:
+    """``(FROM_HAND, kind)``: the card may be any hand token that may be ``kind``."""
+    current, undrawn, pools, hand, aux = state
+    out: list[tuple[LabelState, int]] = []
+    for label, n in hand:
+        if _allowed(label, kind) and pools[label[0]][kind]:
+            new = (
+                current,
+                undrawn,
+                _with_pool(pools, label[0], kind),
+                _bag_take(hand, label),
+                aux,
+            )
+            if not masks or not _masked(new, label[0]) or _ways(new, label[0]):
+                out.append((new, n))
+    return out
+
+
+def _played_from_aux(state: LabelState, kind: int, masks: bool) -> list[tuple[LabelState, int]]:
+    """``(FROM_AUX, kind)``: the card is the top aux entry's (any of a rearranged bag's)."""
+    current, undrawn, pools, hand, aux = state
+    out: list[tuple[LabelState, int]] = []
+    if not aux:
+        return out
+    top = aux[-1]
+    for label, n in _entry_labels(top):
+        if _allowed(label, kind) and pools[label[0]][kind]:
+            rest = _bag_take(top, label) if _is_bag(top) else ()
+            new_aux = (*aux[:-1], rest) if rest else aux[:-1]
+            new = (current, undrawn, _with_pool(pools, label[0], kind), hand, new_aux)
+            if not masks or not _masked(new, label[0]) or _ways(new, label[0]):
+                out.append((new, n))
+    return out
+
+
+def _no_match(state: LabelState, land: int, top_too: bool) -> list[tuple[LabelState, int]]:
+    """``(NO_MATCH, land, top_too)``: no hand token (and, if ``top_too``, not the aux top) is
+    of type ``land``; states no deal completes any more are dropped."""
+    current, undrawn, pools, hand, aux = state
+    bit = 1 << land
+    new_hand: Counts = ()
+    for (e, mask), n in hand:
+        new_hand = _bag_add(new_hand, (e, mask | bit), n)
+    tops: list[tuple[tuple, int]] = [(aux, 1)]
+    if top_too and aux:
+        top = aux[-1]
+        tops = []
+        for (e, mask), n in _entry_labels(top):
+            rest = _bag_take(top, (e, mask)) if _is_bag(top) else ()
+            below = (*aux[:-1], rest) if rest else aux[:-1]
+            tops.append(((*below, (e, mask | bit)), n))
+    out: list[tuple[LabelState, int]] = []
+    for new_aux, n in tops:
+        new = (current, undrawn, pools, new_hand, new_aux)
+        if all(_ways(new, e) for e in range(len(pools)) if _masked(new, e)):
+            out.append((new, n))
     return out
 
 
@@ -343,37 +367,54 @@ def _deal_state(
     kinds = [-1] * len(places)
     for epoch, pool in enumerate(pools):
         mine = [j for j, place in enumerate(places) if place[2][0] == epoch]
-        if not mine:
-            continue
-        left = list(pool)
-        masked = [j for j in mine if places[j][2][1]]
-        free = [j for j in mine if not places[j][2][1]]
-        # Masked places one by one, each kind with the share of deals it leaves open...
-        for n, j in enumerate(masked):
-            sizes: dict[int, int] = {}
-            for jj in masked[n + 1 :]:
-                sizes[places[jj][2][1]] = sizes.get(places[jj][2][1], 0) + 1
-            groups = tuple(sorted(sizes.items()))
-            options = []
-            for k in range(NUM_KINDS):
-                if left[k] and _allowed(places[j][2], k):
-                    left[k] -= 1
-                    options.append((k, _count(groups, len(free), tuple(left))))
-                    left[k] += 1
-            total = sum(w for _, w in options)
-            r = rng.random() * total  # counts can pass 2**63: drawn as a float share
-            k = options[-1][0]
-            for kind, w in options:
-                if r < w:
-                    k = kind
-                    break
-                r -= w
-            kinds[j] = k
-            left[k] -= 1
-        # ... then the free places: a uniformly random order of what is left.
-        cards = [k for k in range(NUM_KINDS) for _ in range(left[k])]
-        for j, c in zip(free, rng.permutation(len(cards))):
-            kinds[j] = cards[c]
+        if mine:
+            _deal_epoch([places[j][2] for j in mine], list(pool), rng, mine, kinds)
+    return _worlds_zones(places, kinds, aux, rng)
+
+
+def _deal_epoch(
+    labels: list[Label], left: list[int], rng: np.random.Generator, at: list[int], kinds: list[int]
+) -> None:
+    """Deal the cards ``left`` (counts per kind) to one epoch's places (their ``labels``),
+    writing each place's kind into ``kinds`` at its index in ``at``."""
+    masked = [i for i, label in enumerate(labels) if label[1]]
+    free = [at[i] for i, label in enumerate(labels) if not label[1]]
+    # Masked places one by one, each kind with the share of deals it leaves open...
+    for n, i in enumerate(masked):
+        sizes: dict[int, int] = {}
+        for ii in masked[n + 1 :]:
+            sizes[labels[ii][1]] = sizes.get(labels[ii][1], 0) + 1
+        groups = tuple(sorted(sizes.items()))
+        options = []
+        for k in range(NUM_KINDS):
+            if left[k] and _allowed(labels[i], k):
+                left[k] -= 1
+                options.append((k, _count(groups, len(free), tuple(left))))
+                left[k] += 1
+        k = _weighted_choice(options, rng)
+        kinds[at[i]] = k
+        left[k] -= 1
+    # ... then the free places: a uniformly random order of what is left.
+    cards = [k for k in range(NUM_KINDS) for _ in range(left[k])]
+    for j, c in zip(free, rng.permutation(len(cards))):
+        kinds[j] = cards[c]
+
+
+def _weighted_choice(options: list[tuple[int, int]], rng: np.random.Generator) -> int:
+    """One kind of ``options`` (kind, weight), drawn with probability proportional to weight."""
+    total = sum(w for _, w in options)
+    r = rng.random() * total  # counts can pass 2**63: drawn as a float share
+    for kind, w in options:
+        if r < w:
+            return kind
+        r -= w
+    return options[-1][0]
+
+
+def _worlds_zones(
+    places: list[tuple[str, int, Label]], kinds: list[int], aux: tuple, rng: np.random.Generator
+) -> tuple[list[int], list[int], list[int]]:
+    """The dealt kinds as (hand counts, aux deck bottom -> top, draw pile bottom -> top)."""
     hand_counts = [0] * NUM_KINDS
     entries: list[list[int]] = [[] for _ in aux]
     draw: list[int] = []

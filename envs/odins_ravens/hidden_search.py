@@ -153,19 +153,7 @@ def _apply(s: _Search, event: tuple, choice, promise: int) -> bool:
         _take(s.hand, choice)
         s.pools[choice[0]][event[1]] -= 1
     elif code == FROM_AUX:
-        top = s.aux[-1]
-        kind = event[1]
-        if isinstance(top, tuple):
-            s.aux.pop()
-            epoch = top[0]
-            if top[2] == kind:
-                s.reserved[epoch][kind] -= 1
-        else:
-            _take(top, choice)
-            if not top:
-                s.aux.pop()
-            epoch = choice[0]
-        s.pools[epoch][kind] -= 1
+        _apply_from_aux(s, event[1], choice)
     elif code == REARRANGE:
         bag: dict[Label, int] = {}
         for e in s.aux:
@@ -174,24 +162,46 @@ def _apply(s: _Search, event: tuple, choice, promise: int) -> bool:
                 bag[lab] = bag.get(lab, 0) + n
         s.aux = [bag] if bag else []
     elif code == NO_MATCH:
-        bit = 1 << event[1]
-        hand: dict[Label, int] = {}
-        for (epoch, mask), n in s.hand.items():
-            lab = (epoch, mask | bit)
-            hand[lab] = hand.get(lab, 0) + n
-        s.hand = hand
-        if event[2] and s.aux:
-            top = s.aux[-1]
-            if isinstance(top, tuple):
-                s.aux[-1] = (top[0], top[1] | bit, top[2])
-            else:
-                _take(top, choice)
-                if not top:
-                    s.aux.pop()
-                s.aux.append((choice[0], choice[1] | bit, -1))
+        _apply_no_match(s, event, choice)
     else:
         raise ValueError(f"unknown event {event!r}")
     return True
+
+
+def _apply_from_aux(s: _Search, kind: int, choice) -> None:
+    """``(FROM_AUX, kind)``: the top slot, or ``choice``'s card of a rearranged bag on top."""
+    top = s.aux[-1]
+    if isinstance(top, tuple):
+        s.aux.pop()
+        epoch = top[0]
+        if top[2] == kind:
+            s.reserved[epoch][kind] -= 1
+    else:
+        _take(top, choice)
+        if not top:
+            s.aux.pop()
+        epoch = choice[0]
+    s.pools[epoch][kind] -= 1
+
+
+def _apply_no_match(s: _Search, event: tuple, choice) -> None:
+    """``(NO_MATCH, t, top)``: every hand token, and the aux top if ``top`` (for a bag on top:
+    ``choice``'s card, which becomes a slot), is known not to be of type ``t``."""
+    bit = 1 << event[1]
+    hand: dict[Label, int] = {}
+    for (epoch, mask), n in s.hand.items():
+        lab = (epoch, mask | bit)
+        hand[lab] = hand.get(lab, 0) + n
+    s.hand = hand
+    if event[2] and s.aux:
+        top = s.aux[-1]
+        if isinstance(top, tuple):
+            s.aux[-1] = (top[0], top[1] | bit, top[2])
+        else:
+            _take(top, choice)
+            if not top:
+                s.aux.pop()
+            s.aux.append((choice[0], choice[1] | bit, -1))
 
 
 def _labels(entry: Slot | dict[Label, int]) -> list[Label]:
