@@ -28,13 +28,16 @@ Each decision, in the play phase, takes the first that applies:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from cardzoo.agents.base import Seat, acting_seat
-from cardzoo.envs.odins_ravens.data import NUM_KINDS, NUM_TYPES, ODIN_BASE
-from cardzoo.envs.odins_ravens.game import (
+from cardzoo.envs.odins_ravens.data import (
     EXTEND,
+    NUM_KINDS,
+    NUM_ODIN,
+    NUM_TYPES,
+    ODIN_BASE,
     OP_REMOVE,
     OP_ROTATE,
     ORIENT,
@@ -44,27 +47,70 @@ from cardzoo.envs.odins_ravens.game import (
     TARGET_SPACE,
 )
 from cardzoo.envs.odins_ravens.moves import (
-    END_TURN,
-    EXTEND_NO,
-    EXTEND_YES,
-    FLY,
-    MAGIC_WAY,
-    MAGIC_WAY_AUX,
-    ODIN,
-    ORIENT_HIGH,
-    ORIENT_LOW,
+    MAX_TRACK,
+    MOVE_INDEX,
+    MOVES,
     PAYMENTS,
-    REORDER,
-    STASH,
-    STONE_TARGET,
-    TARGET,
+    EndTurn,
+    Extend,
+    Fly,
+    Joker,
+    MagicWay,
+    Odin,
+    Orient,
+    Reorder,
+    Stash,
+    StoneEntry,
+    StoneTarget,
+    Target,
 )
 
 LOOKAHEAD = 6  # spaces of my path whose land types I keep cards for
 
 
-def _odin_id(odin: int, option: int, from_aux: int) -> int:
-    return ODIN + 4 * odin + 2 * option + from_aux
+# Move ids by name (looked up once in MOVE_INDEX: the agent runs in the inner loop of training).
+END_TURN = MOVE_INDEX[EndTurn()]
+EXTEND_NO, EXTEND_YES = MOVE_INDEX[Extend(False)], MOVE_INDEX[Extend(True)]
+ORIENT_LOW, ORIENT_HIGH = MOVE_INDEX[Orient(False)], MOVE_INDEX[Orient(True)]
+MAGIC_WAY_AUX = MOVE_INDEX[MagicWay(None)]
+STASH_IDS = tuple(MOVE_INDEX[Stash(k)] for k in range(NUM_KINDS))
+MAGIC_WAY_IDS = tuple(MOVE_INDEX[MagicWay(k)] for k in range(NUM_KINDS))
+REORDER_IDS = tuple(MOVE_INDEX[Reorder(k)] for k in range(NUM_KINDS))
+TARGET_IDS = tuple(MOVE_INDEX[Target(k)] for k in range(MAX_TRACK))
+#: O4-A onto card k of the opponent's path.
+STONE_ON_THEIRS = tuple(MOVE_INDEX[StoneTarget(k, False)] for k in range(MAX_TRACK))
+#: Every flight: one card, a joker pair or a stone entry, in id order.
+FLIGHT_IDS = tuple(i for i, m in enumerate(MOVES) if isinstance(m, (Fly, Joker, StoneEntry)))
+#: ``ODIN_IDS[odin][option]``: the ids from the auxiliary top first, then from the hand (the
+#: order the agent prefers: playing the aux top frees the card below it).
+ODIN_IDS = tuple(
+    tuple(tuple(MOVE_INDEX[Odin(o, opt, src)] for src in (1, 0)) for opt in (0, 1))
+    for o in range(NUM_ODIN)
+)
+O1, O2, O3, O4 = range(NUM_ODIN)
+A, B = 0, 1  # the two options of an Odin card
+
+
+def _odin_play(legal: set[int], odin: int, option: int) -> int | None:
+    """The legal id of an Odin card's option, from the aux top if it can, or None."""
+    for move in ODIN_IDS[odin][option]:
+        if move in legal:
+            return move
+    return None
+
+
+class _Turn(NamedTuple):
+    """What the play-phase rules look at, read once per decision from the seat's view."""
+
+    v: Any  # the view
+    me: int
+    legal: set[int]
+    path: list[int] | tuple[int, ...]  # my path
+    last: int  # index of the last card
+    pos: int  # my raven
+    theirs: int  # the opponent's raven
+    flights: list[int]  # the legal flights ...
+    ends: dict[int, int]  # ... and where each would stop
 
 
 class OdinsRavensHeuristic:
@@ -107,87 +153,123 @@ class OdinsRavensHeuristic:
 
     # -- the play phase -------------------------------------------------------------------------
 
-    def _play(self, s: Any, me: int, legal: set[int]) -> int:
-        opp = 1 - me
-        path = s.paths[me]
-        last = len(path) - 1
-        pos, theirs = s.pos[me], s.pos[opp]
-        hand = s.hand
-        aux = s.aux  # top first
-        stone_card, stone_path = s.stone
-        nxt = pos + 1
-        stone_ahead = stone_card == nxt and stone_path == me
+    def _play(self, v: Any, me: int, legal: set[int]) -> int:
+        """The first rule of the module docstring that gives a move, else ``EndTurn``."""
+        path = v.paths[me]
+        flights = [m for m in FLIGHT_IDS if m in legal]
+        turn = _Turn(
+            v,
+            me,
+            legal,
+            path,
+            len(path) - 1,
+            v.pos[me],
+            v.pos[1 - me],
+            flights,
+            {m: self._flight_end(v, me, m) for m in flights},
+        )
+        for rule in (
+            self._finish_race,
+            self._clear_stone,
+            self._fly,
+            self._odin_card,
+            self._feed_magic_way,
+            self._stash,
+            self._spare_odin,
+        ):
+            move = rule(turn)
+            if move is not None:
+                return move
+        return END_TURN
 
-        # 1. finish the race
-        flights = [m for m in range(FLY, MAGIC_WAY) if m in legal]
-        ends = {m: self._flight_end(s, me, m) for m in flights}
-        finishing = [m for m in flights if ends[m] == last]
+    def _finish_race(self, turn: _Turn) -> int | None:
+        """1. A flight onto the last card (the cheapest), O1-B onto it, or O3-B removing the
+        empty last card while I stand just before it."""
+        finishing = [m for m in turn.flights if turn.ends[m] == turn.last]
         if finishing:
             return min(finishing, key=lambda m: self._cost(m))
-        for src in (1, 0):
-            if _odin_id(0, 1, src) in legal and nxt == last:
-                return _odin_id(0, 1, src)
-        if pos == last - 1 and _card_is_empty(s, last):
-            for src in (1, 0):
-                if _odin_id(2, 1, src) in legal:
-                    return _odin_id(2, 1, src)
+        if turn.pos + 1 == turn.last:
+            move = _odin_play(turn.legal, O1, B)
+            if move is not None:
+                return move
+            if _card_is_empty(turn.v, turn.last):
+                return _odin_play(turn.legal, O3, B)
+        return None
 
-        # 2. the stone in front of me: move it onto the opponent's path
-        if stone_ahead:
-            for src in (1, 0):
-                if _odin_id(3, 0, src) in legal:
-                    return _odin_id(3, 0, src)
+    def _clear_stone(self, turn: _Turn) -> int | None:
+        """2. The stone on my next space: O4-A moves it away (onto the opponent's path)."""
+        stone_card, stone_path = turn.v.stone
+        if stone_card == turn.pos + 1 and stone_path == turn.me:
+            return _odin_play(turn.legal, O4, A)
+        return None
 
-        # 3. fly as far as possible
-        if flights:
-            return max(flights, key=lambda m: (ends[m] - pos, -self._cost(m), PAYMENTS[m].aux))
+    def _fly(self, turn: _Turn) -> int | None:
+        """3. The flight gaining most spaces, then the fewest cards, then the aux top."""
+        if not turn.flights:
+            return None
+        ends, pos = turn.ends, turn.pos
+        return max(turn.flights, key=lambda m: (ends[m] - pos, -self._cost(m), PAYMENTS[m].aux))
 
-        # 4. Odin cards where they gain most
-        src_of = {}
-        for o in range(4):
-            for opt in (0, 1):
-                for src in (1, 0):
-                    if _odin_id(o, opt, src) in legal:
-                        src_of[(o, opt)] = src
-                        break
+    def _odin_card(self, turn: _Turn) -> int | None:
+        """4. An Odin card where it gains most (see the module docstring, in that order)."""
+        v, me, legal, pos, theirs = turn.v, turn.me, turn.legal, turn.pos, turn.theirs
         block = theirs + 1
-        if (3, 0) in src_of and block <= last and _space_is_empty(s, block, opp):
-            if not (stone_card == block and stone_path == opp):
-                return _odin_id(3, 0, src_of[(3, 0)])
-        if (0, 0) in src_of and theirs >= pos:
-            return _odin_id(0, 0, src_of[(0, 0)])
-        t = path[nxt]
-        can_pay = hand[t] > 0 or (aux and aux[0] == t)
-        if (0, 1) in src_of and not can_pay:
-            return _odin_id(0, 1, src_of[(0, 1)])
-        if (2, 1) in src_of and pos > theirs and self._useless_card_ahead(s, me) >= 0:
-            return _odin_id(2, 1, src_of[(2, 1)])
-        if (1, 1) in src_of and pos < theirs - 2:
-            return _odin_id(1, 1, src_of[(1, 1)])
-        if (1, 0) in src_of and len(aux) >= 2 and aux[0] != t and t in aux:
-            return _odin_id(1, 0, src_of[(1, 0)])
+        if block <= turn.last and _space_is_empty(v, block, 1 - me):
+            move = _odin_play(legal, O4, A)
+            if move is not None:
+                return move
+        if theirs >= pos:
+            move = _odin_play(legal, O1, A)
+            if move is not None:
+                return move
+        t = turn.path[pos + 1]
+        aux = v.aux  # top first
+        if not (v.hand[t] > 0 or (aux and aux[0] == t)):
+            move = _odin_play(legal, O1, B)
+            if move is not None:
+                return move
+        if pos > theirs and _odin_play(legal, O3, B) is not None:
+            if self._useless_card_ahead(v, me) >= 0:
+                return _odin_play(legal, O3, B)
+        if pos < theirs - 2:
+            move = _odin_play(legal, O2, B)
+            if move is not None:
+                return move
+        if len(aux) >= 2 and aux[0] != t and t in aux:
+            return _odin_play(legal, O2, A)
+        return None
 
-        # 5. the Magic Way, with cards my path does not need soon
-        needed = self._needed(s, me)
-        rows = len(s.magic_way_rows[me]), len(s.magic_way_rows[opp])
-        if rows[0] <= rows[1] + 1:
-            if MAGIC_WAY_AUX in legal and needed[aux[0]] == 0:
-                return MAGIC_WAY_AUX
-            spare = [k for k in range(NUM_KINDS) if MAGIC_WAY + k in legal and hand[k] > needed[k]]
-            if spare:
-                return MAGIC_WAY + max(spare, key=lambda k: hand[k] - needed[k])
+    def _feed_magic_way(self, turn: _Turn) -> int | None:
+        """5. Cards my path does not need soon into the Magic Way, unless my row clearly
+        leads: the aux top, else the hand kind I hold most spares of."""
+        v, me, legal = turn.v, turn.me, turn.legal
+        if len(v.magic_way_rows[me]) > len(v.magic_way_rows[1 - me]) + 1:
+            return None
+        needed = self._needed(v, me)
+        if MAGIC_WAY_AUX in legal and needed[v.aux[0]] == 0:
+            return MAGIC_WAY_AUX
+        hand = v.hand
+        spare = [k for k in range(NUM_KINDS) if MAGIC_WAY_IDS[k] in legal and hand[k] > needed[k]]
+        if spare:
+            return MAGIC_WAY_IDS[max(spare, key=lambda k: hand[k] - needed[k])]
+        return None
 
-        # 6. stash cards for the coming spaces, the nearest last
-        for k in self._stash_order(s, me):
-            if STASH + k in legal:
-                return STASH + k
+    def _stash(self, turn: _Turn) -> int | None:
+        """6. Stash cards for the coming spaces of my path, the nearest last."""
+        for k in self._stash_order(turn.v, turn.me):
+            if STASH_IDS[k] in turn.legal:
+                return STASH_IDS[k]
+        return None
 
-        # an Odin card nobody can use well goes to the Magic Way if it fits, else stays
-        if s.used_hand < 3 and any(hand[ODIN_BASE + o] for o in range(4)):
-            for o in range(4):
-                if MAGIC_WAY + ODIN_BASE + o in legal:
-                    return MAGIC_WAY + ODIN_BASE + o
-        return END_TURN
+    def _spare_odin(self, turn: _Turn) -> int | None:
+        """An Odin card nobody can use well goes to the Magic Way if it fits, else stays."""
+        hand = turn.v.hand
+        if turn.v.used_hand >= 3 or not any(hand[ODIN_BASE + o] for o in range(NUM_ODIN)):
+            return None
+        for o in range(NUM_ODIN):
+            if MAGIC_WAY_IDS[ODIN_BASE + o] in turn.legal:
+                return MAGIC_WAY_IDS[ODIN_BASE + o]
+        return None
 
     def _cost(self, move: int) -> int:
         pay = PAYMENTS[move]
@@ -270,35 +352,35 @@ class OdinsRavensHeuristic:
     def _rearrange(self, s: Any, me: int, legal: list[int]) -> int:
         path = s.paths[me]
         upcoming = [path[k] for k in range(s.pos[me] + 1, len(path))]
-        kinds = [m - REORDER for m in legal]
+        kinds = [MOVES[m].kind for m in legal]
         for t in upcoming:
             if t in kinds:
-                return REORDER + t
+                return REORDER_IDS[t]
         return legal[0]
 
     def _stone_target(self, s: Any, me: int, legal: list[int]) -> int:
         opp = 1 - me
         options = set(legal)
         for k in range(s.pos[opp] + 1, len(s.paths[opp])):
-            move = STONE_TARGET + 2 * k + 1
+            move = STONE_ON_THEIRS[k]
             if move in options:
                 return move
-        return max(legal, key=lambda m: (m - STONE_TARGET) % 2)  # anything off my path
+        return max(legal, key=lambda m: not MOVES[m].own_path)  # anything off my path
 
     def _card_target(self, s: Any, me: int, legal: list[int]) -> int:
-        cards = [m - TARGET for m in legal]
+        cards = [MOVES[m].card for m in legal]
         if s.target_op == OP_REMOVE:
             k = self._useless_card_ahead(s, me)
             if k in cards:
-                return TARGET + k
+                return TARGET_IDS[k]
             ahead = [c for c in cards if c > s.pos[me]]
-            return TARGET + (ahead[0] if ahead else cards[0])
+            return TARGET_IDS[ahead[0] if ahead else cards[0]]
         if s.target_op == OP_ROTATE:
             hand = s.hand
             path, other = s.paths[me], s.paths[1 - me]
             best = max(cards, key=lambda c: (hand[other[c]] - hand[path[c]], c > s.pos[me]))
-            return TARGET + best
-        return TARGET + cards[0]
+            return TARGET_IDS[best]
+        return TARGET_IDS[cards[0]]
 
 
 def _card_is_empty(v: Any, k: int) -> bool:
