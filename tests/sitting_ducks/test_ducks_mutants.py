@@ -24,7 +24,9 @@ from cardzoo.envs.sitting_ducks.data import (
     DUCK_AND_COVER,
     DUCK_SHUFFLE,
     GAME_OVER,
+    HANG_BACK,
     LINE_FORWARD,
+    MOVE_AHEAD,
     NUM_KINDS,
     ORDER_PHASE,
     SHOOT,
@@ -61,6 +63,55 @@ def finished_by_a_shot(cfg: Config = CFG) -> State:
     s = position(["R", "B", "~", "~", "~", "~"], targets={1}, cfg=cfg)
     s.apply(Play(SHOOT, 1))
     return s
+
+
+# ---------------------------------------------------------------------------------------------
+# A new game (§3): State's arguments and the contract attributes at the deal
+
+
+def test_state_without_config_plays_the_default_game():
+    s = State(seed=5)
+    assert s.config == Config() and s.num_players == 3
+    assert s.render() == State(Config(), seed=5).render()
+
+
+def test_state_refuses_a_config_that_is_not_a_sitting_ducks_config():
+    with pytest.raises(TypeError, match="^config must be a sitting_ducks Config, got dict$"):
+        State({"num_players": 3})
+
+
+NEW_GAME_CONFIGS = [
+    Config(),
+    Config(num_players=6),
+    Config(mode="hidden"),
+    Config(num_players=2, mode="team"),
+    Config(num_players=4, mode="team"),
+    Config(points_games=2),
+]
+
+
+@pytest.mark.parametrize("cfg", NEW_GAME_CONFIGS)
+def test_a_new_game_is_not_over_and_has_no_end_reason(cfg):
+    # Engine contract (envs/core.py): ``terminal`` is a bool, ``end_reason`` None while the game
+    # goes on; both the dealt game and a hand-set one start that way.
+    dealt = State(cfg, seed=1)
+    row = ["R", "B", "G", "Y", "~", "~"] if cfg.num_colours == 4 else ROW
+    set_up = position(row, cfg=cfg, colours=[0, 1, 2] if cfg.mode == "hidden" else None)
+    for s in (dealt, set_up, dealt.clone()):
+        assert s.terminal is False and s.end_reason is None
+        assert all(s.view(p).terminal is False for p in range(s.num_players))
+
+
+@pytest.mark.parametrize("cfg", NEW_GAME_CONFIGS)
+def test_the_first_player_is_the_seat_that_moves_first(cfg):
+    # §3.5 (the owner of the front-most duck; hidden mode: a random seat) decides who starts;
+    # ``first_player`` keeps that seat for the whole game.
+    for seed in range(4):
+        s = State(cfg, seed=seed)
+        assert s.first_player == s.current_player
+        first = s.current_player
+        s.apply(s.legal_moves()[0])
+        assert s.first_player == first
 
 
 # ---------------------------------------------------------------------------------------------
@@ -178,6 +229,59 @@ def test_unknown_card_name_error_lists_the_card_names():
         position(hand=["joker"])
     assert str(err.value).startswith("unknown action card 'joker'; cards: take_aim, shoot, double")
     assert str(err.value).endswith(", ".join(CARD_KEYS[-3:]))
+
+
+# ---------------------------------------------------------------------------------------------
+# §6 the cards about "your duck": every slot they allow
+
+
+def test_hang_back_is_playable_from_every_slot_but_the_last():
+    # §6: Hang Back swaps a unit of yours in slots 0..4 with the unit behind it.
+    for slot in range(6):
+        row = ["~"] * 6
+        row[slot] = "R"
+        s = position(row, hand=[HANG_BACK] * 3, deck=["B", "G"])
+        plays = {m for m in s.legal_moves() if isinstance(m, Play)}
+        assert plays == ({Play(HANG_BACK, slot, slot + 1)} if slot < 5 else set())
+
+
+@pytest.mark.parametrize("mover", [R, B, G])
+def test_duck_and_cover_hides_under_either_neighbour_in_every_slot(mover):
+    # §6: your single duck hides under an adjacent single duck of an opponent, to its front or
+    # behind it, wherever the pair lies in the row (red included as the duck hidden under).
+    letters = "RBG"
+    others = [letters[c] for c in range(3) if c != mover]
+    for slot in range(6):
+        row = ["~"] * 6
+        row[slot] = letters[mover]
+        if slot > 0:
+            row[slot - 1] = others[0]
+        if slot < 5:
+            row[slot + 1] = others[1]
+        s = position(row, hand=[DUCK_AND_COVER] * 2, mover=mover, deck=list(letters))
+        covers = {
+            (m.slot, m.other)
+            for m in s.legal_moves()
+            if isinstance(m, Play) and m.card == DUCK_AND_COVER
+        }
+        expected = {(slot, j) for j in (slot - 1, slot + 1) if 0 <= j < 6}
+        assert covers == expected, (mover, slot, row)
+
+
+def test_hidden_evidence_from_own_duck_cards_adds_up_over_the_turns():
+    # §9 hidden mode: each "your duck" card shows that the unit holds a duck of the player's
+    # colour; what earlier turns showed is kept (the evidence only narrows).
+    hands = {0: [MOVE_AHEAD, HANG_BACK], 1: [TAKE_AIM], 2: [TAKE_AIM]}
+    s = position(["R", "G", "B/G", "~", "~", "~"], hands=hands, cfg=HIDDEN, colours=[G, R, B])
+    s.apply(Play(MOVE_AHEAD, 1, 0))  # seat 0 moves the single G: green
+    assert s.view(1).colour_evidence[0] == 1 << G
+    s.apply(Play(TAKE_AIM, 4))
+    s.apply(Play(TAKE_AIM, 5))
+    s.apply(Play(HANG_BACK, 2, 3))  # the B/G stack holds green or blue: still green only
+    assert s.current_player == 1
+    assert all(s.view(p).colour_evidence[0] == 1 << G for p in range(3))
+    for seed in range(5):
+        assert s.determinize(2, seed).colour_owner[G] == 0
 
 
 # ---------------------------------------------------------------------------------------------
