@@ -168,16 +168,8 @@ class OdinsRavensHeuristic:
             flights,
             {m: self._flight_end(v, me, m) for m in flights},
         )
-        for rule in (
-            self._finish_race,
-            self._clear_stone,
-            self._fly,
-            self._odin_card,
-            self._feed_magic_way,
-            self._stash,
-            self._spare_odin,
-        ):
-            move = rule(turn)
+        for rule in self._RULES:
+            move = rule(self, turn)
             if move is not None:
                 return move
         return END_TURN
@@ -270,6 +262,9 @@ class OdinsRavensHeuristic:
             if MAGIC_WAY_IDS[ODIN_BASE + o] in turn.legal:
                 return MAGIC_WAY_IDS[ODIN_BASE + o]
         return None
+
+    #: The rules of the play phase, in the order of the module docstring.
+    _RULES = (_finish_race, _clear_stone, _fly, _odin_card, _feed_magic_way, _stash, _spare_odin)
 
     def _cost(self, move: int) -> int:
         pay = PAYMENTS[move]
