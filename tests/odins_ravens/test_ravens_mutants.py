@@ -1,0 +1,258 @@
+"""Contract points of the Odin's Ravens engine that mutation testing found unchecked.
+
+Each test names the point it checks: what ``State.from_position``'s docstring and signature promise
+for hand-set positions (what it builds, and the clear error for each bad argument), and the
+engine contract of ``envs/core.py``. They were written against the mutants that survived
+``make mutation`` (see ``docs/mutation.md`` and ``docs/mutation_odins_ravens_survivors.md``): a
+test here fails when the point it names is broken. Only the public API is used (``State``,
+``Config``, the moves, ``view``, ``census``, ``determinize``), so the tests do not depend on how the
+engine's modules are laid out.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from cardzoo.envs.odins_ravens import Config, EndTurn, Extend, Fly, State
+
+LETTERS = "FMPSW"  # the land types of docs/rules/odins_ravens.md, in the engine's order
+CARD_NAMES = (*LETTERS, "O1", "O2", "O3", "O4")  # the kinds of a player's card
+P0, P1 = "FMPSW", "MPSWF"  # a row of five mixed land cards (F/M, M/P, P/S, S/W, W/F)
+
+
+def position(**kw) -> State:
+    kw.setdefault("paths", (P0, P1))
+    return State.from_position(**kw)
+
+
+def census_adds_up(s: State) -> bool:
+    return [sum(col) for col in zip(*s.census().values())] == list(s.card_totals)
+
+
+def error(**kw) -> str:
+    """The message of the ``ValueError`` a bad hand-set position raises."""
+    with pytest.raises(ValueError) as info:
+        position(**kw)
+    return str(info.value)
+
+
+# ---------------------------------------------------------------------------------------------
+# What a hand-set position builds
+
+
+def test_hand_set_position_starts_a_race_as_a_dealt_game_starts_one():
+    """Everything a turn or race has not touched yet reads as at the start of a dealt game."""
+    fresh = State(Config(), seed=5).view(1)
+    s = position(current_player=1, hands=(["F"], ["M", "P"]))
+    v = s.view(1)
+    for field in (
+        "phase",
+        "target_op",
+        "swap_first",
+        "pending_land",
+        "orient_for",
+        "rearranged",
+        "stone",
+        "used_hand",
+        "used_aux",
+        "o2b_used",
+        "race_turn",
+        "turn",
+        "last_race",
+        "reshuffled",
+        "terminal",
+        "winners",
+    ):
+        assert getattr(v, field) == getattr(fresh, field), field
+    assert v.current_player == v.race_first == s.first_player == 1
+    assert s.num_players == 2 and s.move_count == 0
+    assert s.terminal is False and s.end_reason is None and s.winners() == ()
+    assert not s.truncated
+
+
+def test_hand_set_position_records_the_given_winner_of_the_last_race_only():
+    v = position(last_race_winner=1, totals=(3, 0), race=2).view(0)
+    assert v.last_race == (1, 0, -1)  # winner 1; no points or Magic Way bonus are recorded
+    assert v.totals == (3, 0) and v.race == 2
+
+
+def test_move_count_counts_the_moves_from_a_hand_set_position():
+    s = position(hands=(["F"], []))
+    s.apply(EndTurn())
+    assert s.move_count == 1
+
+
+def test_hand_set_position_census_adds_up_with_the_default_land_deck():
+    """The land cards not in the row make up the land deck; the five Magic Way cards other than
+    the active one lie face down."""
+    s = position(magic_way=2)
+    assert census_adds_up(s)
+    census = s.census()
+    assert sum(census["track"]) == 5 and sum(census["land_deck"]) == 35
+    face_down = census["magic_way_face_down"]
+    active = census["magic_way_active"]
+    assert sum(active) == 1 and sum(face_down) == 5
+    assert all(a + f == 1 for a, f in zip(active, face_down) if a + f)
+
+
+def test_default_magic_way_card_is_the_first_of_the_config():
+    cfg = Config()
+    assert position().view(0).magic_way == cfg.magic_way_cards[0]
+    assert position(magic_way=5).view(0).magic_way == cfg.magic_way_cards[5]
+
+
+def test_hand_set_position_deals_reproducibly_from_its_seed_which_defaults_to_0():
+    assert position(seed=3).render() == position(seed=3).render()
+    assert position().render() == position(seed=0).render()
+    assert position(seed=0).render() != position(seed=1).render()
+
+
+def test_draw_piles_are_given_top_first():
+    """The refill after the turn takes the given draw pile's first cards."""
+    s = position(hands=(["F", "M"], []), draw_piles=(["W", "W", "W", "O1"], ["F"] * 5))
+    s.apply(EndTurn())
+    s.apply(Extend(False))
+    assert s.view(0).hand == (1, 1, 0, 0, 3, 0, 0, 0, 0)
+
+
+def test_hand_and_aux_cards_count_as_drawn_since_the_reshuffle():
+    s = position(hands=(["F", "M", "O2"], ["S"]), aux=(["W", "P"], []))
+    assert s.view(0).drawn_since == (5, 1)
+
+
+def test_opponents_aux_cards_stay_hidden_cards_in_a_determinized_world():
+    """Seat 1 sees that seat 0 holds 3 hand and 2 aux cards; a world sampled for seat 1 keeps
+    those sizes and every card of the census."""
+    s = position(hands=(["F", "M", "O2"], ["S"]), aux=(["W", "P"], []))
+    seen = s.view(1)
+    for seed in range(3):
+        world = s.determinize(1, seed)
+        assert census_adds_up(world)
+        w = world.view(1)
+        assert (w.hand_sizes, w.aux_sizes, w.draw_sizes) == (
+            seen.hand_sizes,
+            seen.aux_sizes,
+            seen.draw_sizes,
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Cards and land types: names, letters, numbers
+
+
+def test_card_kinds_may_be_given_as_numbers_0_to_8():
+    s = position(hands=([0, 8, "o4", " f "], []))
+    assert s.view(0).hand == (2, 0, 0, 0, 0, 0, 0, 0, 2)
+
+
+def test_land_types_may_be_given_as_numbers_or_words_read_by_their_first_letter():
+    words = ("forest", "Mountain", " plains", "SNOW", "water ")
+    s = position(paths=(words, [1, 2, 3, 4, 0]))
+    assert s.view(0).paths == ((0, 1, 2, 3, 4), (1, 2, 3, 4, 0))
+
+
+@pytest.mark.parametrize("card", [9, -1, True, False, 2.5 + 7])
+def test_card_kind_out_of_range_is_refused_by_name(card):
+    msg = error(hands=([card], []))
+    assert msg == f"card kind must be 0..8 or a name, got {card!r}"
+
+
+def test_unknown_card_name_error_lists_the_card_names():
+    assert error(hands=(["O5"], [])) == f"unknown card 'O5'; cards: {', '.join(CARD_NAMES)}"
+
+
+@pytest.mark.parametrize("land", [5, -1, True])
+def test_land_type_out_of_range_is_refused_by_name(land):
+    msg = error(paths=([land, 1, 2, 3, 4], [1, 2, 3, 4, 0]))
+    assert msg == f"land type must be 0..4 or a letter, got {land!r}"
+
+
+def test_unknown_land_letter_error_lists_the_land_types():
+    msg = error(paths=("FMPSX", P1))
+    assert msg == f"unknown land type 'X'; land types: {', '.join(LETTERS)}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad hand-set positions: a ValueError naming the argument and what is allowed
+
+
+@pytest.mark.parametrize("paths", [("FMP", "MP"), ("", "")])
+def test_paths_must_have_the_same_non_zero_length(paths):
+    assert error(paths=paths) == "paths: two lists of the same, non-zero length"
+
+
+def test_paths_may_use_only_the_land_cards_of_the_make_up():
+    # F/F is a double: the default make-up has two of them
+    assert error(paths=("FFF", "FFF")) == "paths: the row uses land cards the make-up does not have"
+
+
+def test_land_deck_must_complete_the_forty_land_cards():
+    msg = "land_deck: row + land deck must be exactly the 40 land cards"
+    assert error(land_deck=[("F", "M")]) == msg
+
+
+@pytest.mark.parametrize("pos", [(-2, -1), (-1, 5), (7, 0)])
+def test_raven_positions_must_be_on_the_row_or_before_it(pos):
+    assert error(pos=pos) == f"pos: raven positions must be -1..4, got {pos}"
+
+
+def test_ravens_may_stand_anywhere_from_before_the_row_to_its_last_card():
+    assert position(pos=(-1, 4)).view(0).pos == (-1, 4)
+
+
+@pytest.mark.parametrize("stone", [(5, 0), (-1, 0), (0, 2), (2, 0)])
+def test_stone_must_lie_on_an_empty_space_of_the_row(stone):
+    # seat 0's raven stands on card 2: its space there is not empty
+    msg = error(pos=(2, -1), stone=stone)
+    assert msg == f"stone: (card, path) on an empty space of the row, got {stone}"
+
+
+def test_stone_may_lie_on_the_last_card_or_on_a_card_a_raven_holds_on_the_other_path():
+    assert position(pos=(2, -1), stone=(4, 1)).view(0).stone == (4, 1)
+    assert position(pos=(2, -1), stone=(2, 1)).view(0).stone == (2, 1)
+
+
+@pytest.mark.parametrize("magic_way", [6, -1])
+def test_magic_way_must_be_a_card_index_0_to_5(magic_way):
+    assert error(magic_way=magic_way) == f"magic_way: a card index 0..5, got {magic_way}"
+
+
+@pytest.mark.parametrize(
+    ("argument", "cards"),
+    [
+        ("hands", {"hands": (["F"] * 6, [])}),
+        ("aux", {"aux": ([], ["O1"] * 3)}),
+        ("magic_way_rows", {"magic_way_rows": (["W"] * 6, [])}),
+        ("draw_piles", {"draw_piles": ([], ["O4"] * 3)}),
+    ],
+)
+def test_more_cards_than_a_seats_deck_holds_are_refused_naming_the_argument(argument, cards):
+    seat = 0 if cards[argument][0] else 1
+    kind = (cards[argument][0] or cards[argument][1])[0]
+    assert error(**cards) == f"{argument}: seat {seat} has no more {kind} cards"
+
+
+def test_cards_of_one_seat_are_counted_across_its_zones():
+    # five F cards per seat: three in hand and two in the aux deck use them up
+    assert re.fullmatch(
+        "magic_way_rows: seat 0 has no more F cards",
+        error(hands=(["F"] * 3, []), aux=(["F"] * 2, []), magic_way_rows=(["F"], [])),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Scores and renders
+
+
+def test_scores_are_the_totals_when_the_winner_leads_on_totals():
+    """The half point only breaks a tie on totals (§8); a clear winner scores its total."""
+    s = position(pos=(3, -1), hands=(["W"], []), totals=(10, 0))
+    s.apply(Fly(0))  # onto the last card: 5 points, the game is over
+    assert s.terminal and s.winners() == (0,)
+    assert s.scores() == (15.0, 0.0)
+
+
+def test_renders_name_the_odin_symbol_of_the_magic_way_card():
+    s = position(magic_way=0)  # the Magic Way card Mountain + Odin
+    assert "M+Odin" in s.render() and "M+Odin" in s.render_for(1)
