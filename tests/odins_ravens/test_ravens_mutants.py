@@ -152,7 +152,7 @@ def test_land_types_may_be_given_as_numbers_or_words_read_by_their_first_letter(
     assert s.view(0).paths == ((0, 1, 2, 3, 4), (1, 2, 3, 4, 0))
 
 
-@pytest.mark.parametrize("card", [9, -1, True, False, 2.5 + 7])
+@pytest.mark.parametrize("card", [9, -1, True, False])
 def test_card_kind_out_of_range_is_refused_by_name(card):
     msg = error(hands=([card], []))
     assert msg == f"card kind must be 0..8 or a name, got {card!r}"
