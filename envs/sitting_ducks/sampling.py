@@ -20,9 +20,23 @@ Which token a played card was is a choice; a wrong one can leave a later play un
 epoch ran out of that kind). Such dead ends are repaired by jumping back to a choice that used up
 the missing kind from those epochs, or where a seat kept tokens of those epochs instead of others,
 and by steering later choices away from the shortage; after ``MAX_JUMPS`` jumps a replay restarts.
-In random games at six players about one call in several thousand exhausts ``ATTEMPTS`` replays;
-``State.determinize`` then keeps the true hands (a consistent world, but not a resampled one: a
-known fault, since it lets the truth through; a longer search takes minutes at such positions).
+In random games at six players about one call in several hundred exhausts ``ATTEMPTS`` replays.
+Then a complete search takes over (``_search``): a depth-first search over the same choices in the
+same weighted random order, backtracking chronologically, pruned by a look-ahead (every later
+play of a kind needs a card of that kind left in a pile its seat can hold, and every later play
+of a seat needs its own token), and restarted with Luby budgets (so no single run can stall the
+call). It never gives up; if the whole tree fails for every colour assignment, no world explains
+the record, which is a bug, and it raises ``RuntimeError``. It never uses the true hands.
+
+The distribution is *not* the exact posterior over consistent worlds: each played card's token is
+chosen with probability proportional to its epoch's share of that kind among the cards still
+unattributed (a sequential proposal without correcting weights), dead ends are repaired or
+backtracked, and the still unknown tokens are filled at random. Every consistent world has a
+positive probability (each choice on its path has a positive weight), but the probabilities are
+only close to the posterior; the complete search (rare) is further from it, and in hidden mode the
+colour assignment is drawn uniformly among those the evidence allows, not in proportion to the
+worlds behind each. The same rng gives the same sample, and the sample depends only on what the
+seat saw and on the rng.
 
 In hidden mode the others' colours are drawn first, uniformly among the assignments that agree
 with the colours each seat's own-duck cards and forced discards showed (``State.colour_evidence``).
@@ -30,6 +44,7 @@ with the colours each seat's own-duck cards and forced discards showed (``State.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from itertools import permutations
 from typing import TYPE_CHECKING
 
@@ -41,7 +56,7 @@ ALL_KINDS = (1 << NUM_KINDS) - 1
 if TYPE_CHECKING:
     from cardzoo.envs.sitting_ducks.game import State
 
-#: Replays tried before giving up (the caller then keeps the true hands).
+#: Replays tried before the complete search takes over.
 ATTEMPTS = 20
 
 
@@ -72,22 +87,45 @@ def resample_hidden(
     rng: np.random.Generator,
     attempts: int = ATTEMPTS,
     with_witness: bool = False,
-) -> tuple | None:
-    """``(colour owners, hands, draw pile)`` of a world consistent with what ``player`` saw, or
-    None if ``attempts`` replays all failed. ``with_witness`` adds a history that explains the
-    sample: the card behind each token, keyed by the log entry that drew it (initial hand cards:
-    ``-2 - 3 * seat - index``); tests replay it to check the sample."""
+) -> tuple:
+    """``(colour owners, hands, draw pile)`` of a world consistent with what ``player`` saw:
+    from up to ``attempts`` replays, else from the complete search (never the true hands);
+    RuntimeError if no world is consistent (a bug). ``with_witness`` adds a history that
+    explains the sample: the card behind each token, keyed by the log entry that drew it
+    (initial hand cards: ``-2 - 3 * seat - index``); tests replay it to check the sample."""
     choices = colour_assignments(state, player)
     entries, pools, epochs = _prepare(state, player)
     stream = _Stream(rng)
     avoid: dict[tuple[int, int], int] = {}  # (epoch, kind) -> dead ends it caused
+    result = None
     for _ in range(attempts):
         owners = choices[int(rng.integers(len(choices)))]
         result = _replay(state, player, owners, entries, pools, epochs, stream, avoid)
         if result is not None:
-            hands, draw, witness = result
-            return (owners, hands, draw, witness) if with_witness else (owners, hands, draw)
-    return None
+            break
+    else:
+        # Every replay gave up: a complete search. Its runs are restarted with budgets
+        # following the Luby sequence (1, 1, 2, 1, 1, 2, 4, ... units), which cures its
+        # occasional very long runs while every colour assignment still gets unbounded
+        # budgets; an assignment whose whole search tree failed is dropped.
+        left = [choices[int(i)] for i in rng.permutation(len(choices))]
+        restart = 0
+        while left and result is None:
+            owners = left[restart % len(left)]
+            restart += 1
+            budget = SEARCH_UNIT * _luby(restart)
+            result = _search(state, player, owners, entries, pools, epochs, stream, budget)
+            if result is None:
+                left.remove(owners)
+            elif result is _OUT_OF_BUDGET:
+                result = None
+        if result is None:
+            raise RuntimeError(
+                f"sitting_ducks determinize: no world is consistent with what seat {player} "
+                f"saw (turn {state.turn}); the public record cannot be explained (a bug)"
+            )
+    hands, draw, witness = result
+    return (owners, hands, draw, witness) if with_witness else (owners, hands, draw)
 
 
 def _prepare(state: State, player: int) -> tuple[list[tuple], list[list[int]], list[int]]:
@@ -222,6 +260,213 @@ def _replay(state, player, owners, entries, pools0, epochs, rng, avoid):
             hand.append([epochs[j + 1], drawn if q == player else -1, ALL_KINDS, j])
         j += 1
     return _complete(state, player, hands, pools, epochs[-1], rng, consumed)
+
+
+#: How often the complete search ran (a counter for measurements and tests).
+SEARCHES = 0
+#: Entries a complete search run may process per unit of its Luby budget.
+SEARCH_UNIT = 500
+
+
+def _luby(i: int) -> int:
+    """The i-th term (from 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ..."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while (1 << k) - 1 != i:
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+    return 1 << (k - 1)
+
+
+_OUT_OF_BUDGET = ("out of budget",)
+
+
+def _search(state, player, owners, entries, pools0, epochs, rng, budget: int):
+    """A depth-first search over the same choices as :func:`_replay`, in the same weighted
+    random order, backtracking chronologically, and pruned by :class:`_Lookahead`: returns a
+    sample; None only if no choice of tokens explains the log under these colour owners
+    (the whole tree was searched); ``_OUT_OF_BUDGET`` after ``budget`` entries processed."""
+    global SEARCHES
+    SEARCHES += 1
+    n = state.num_players
+    _, initial, _ = state._log[0]
+    pools = [p[:] for p in pools0]
+    hands: list[list[list[int]]] = []
+    for q in range(n):
+        if q == player:
+            hands.append([[0, kind, ALL_KINDS, -1] for kind in initial[q]])
+        else:
+            hands.append([[0, -1, ALL_KINDS, -2 - 3 * q - i] for i in range(len(initial[q]))])
+    key = [0] * n
+    if state.mode == "hidden":
+        for c, q in enumerate(owners):
+            key[q] = c
+    consumed: list[tuple[int, int] | None] = [None] * len(entries)
+    ahead = _Lookahead(entries, epochs, player, n)
+    stack: list[tuple] = []  # (entry, snapshot before it, untried options)
+    retry: list | None = None
+    j = 0
+    while True:
+        budget -= 1
+        if budget < 0:
+            return _OUT_OF_BUDGET
+        ok = True
+        if j == len(entries):
+            result = _complete(state, player, hands, pools, epochs[-1], rng, consumed)
+            if result is not None:
+                return result
+            ok = False
+        else:
+            q, card, forced, _, drawn = entries[j]
+            hand = hands[q]
+            if q == player:
+                hand.remove(next(t for t in hand if t[1] == card))
+            else:
+                if retry is not None:
+                    options, retry = retry, None
+                    snapshot = stack[-1][1]
+                else:
+                    options = _options(hand, card, pools, rng, {})
+                    snapshot = _snapshot(hands, pools) if len(options) > 1 else None
+                tid = None
+                while options and tid is None:
+                    tid = _apply(hands, q, player, card, pools, options.pop(0))
+                if tid is None:
+                    ok = False
+                else:
+                    consumed[j] = (tid, card)
+                    if snapshot is not None and (not stack or stack[-1][0] != j):
+                        stack.append((j, snapshot, options))
+                    elif stack and stack[-1][0] == j:
+                        stack[-1] = (j, snapshot, options)
+                    if forced is not None:
+                        ok = _constrain(hands, q, player, forced[key[q]], pools) is None
+            if ok and drawn >= 0:
+                hand.append([epochs[j + 1], drawn if q == player else -1, ALL_KINDS, j])
+        if ok and j < len(entries):
+            ok = ahead.possible(j, hands, pools)
+        if ok:
+            j += 1
+            continue
+        # Dead end: back to the latest choice with untried options.
+        while stack and not stack[-1][2]:
+            stack.pop()
+        if not stack:
+            return None
+        j, snapshot, options = stack[-1]
+        hands, pools = _restore(snapshot)
+        retry = options
+
+
+class _Lookahead:
+    """A necessary condition for the rest of the log, checked after each entry of the search:
+    for every kind, the other seats' later plays of it can each be given a card of that kind
+    from a distinct card left in a pile the seat holds a token of (allowed that kind) or will
+    draw from before the play. It ignores that one token serves one play, so it only prunes."""
+
+    def __init__(self, entries, epochs, player: int, n: int) -> None:
+        self.plays: list[list[tuple[int, int]]] = [[] for _ in range(NUM_KINDS)]
+        self.draw_at: list[list[int]] = [[] for _ in range(n)]  # entries where q drew
+        self.draw_cum: list[list[int]] = [[0] for _ in range(n)]  # epochs drawn before, bits
+        self.draw_epoch: list[list[int]] = [[] for _ in range(n)]
+        self.seat_plays: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        for j, (q, card, _, _, drawn) in enumerate(entries):
+            if q == player:
+                continue
+            self.plays[card].append((j, q))
+            self.seat_plays[q].append((j, card))
+            if drawn >= 0:
+                self.draw_at[q].append(j)
+                self.draw_epoch[q].append(epochs[j + 1])
+                self.draw_cum[q].append(self.draw_cum[q][-1] | 1 << epochs[j + 1])
+
+    def possible(self, j: int, hands, pools) -> bool:
+        """Whether the plays after entry ``j`` (already applied) pass the check."""
+        for card in range(NUM_KINDS):
+            plays = self.plays[card]
+            start = bisect_right(plays, (j, len(hands)))
+            if start == len(plays):
+                continue
+            supply = [pool[card] for pool in pools]
+            stocked = sum(1 << e for e, c in enumerate(supply) if c)
+            held = [0] * len(hands)
+            for q, hand in enumerate(hands):
+                for e, k, allowed, _ in hand:
+                    if k < 0 and allowed >> card & 1:
+                        held[q] |= 1 << e
+            masks = []
+            for later, q in plays[start:]:
+                draws = self.draw_at[q]
+                i1 = bisect_right(draws, j)
+                i2 = bisect_right(draws, later - 1)
+                mask = held[q]
+                if i2 > i1:
+                    first = self.draw_epoch[q][i1]
+                    mask |= self.draw_cum[q][i2] & ~((1 << first) - 1)
+                mask &= stocked
+                if not mask:
+                    return False
+                masks.append([e for e in range(len(supply)) if mask >> e & 1])
+            if not _matchable(masks, supply):
+                return False
+        # Per seat: each later play needs its own token (held now, or drawn before the play)
+        # from a pile with such a card left.
+        for q, hand in enumerate(hands):
+            plays = self.seat_plays[q]
+            start = bisect_right(plays, (j, NUM_KINDS))
+            if start == len(plays):
+                continue
+            tokens = [(-1, e, allowed) for e, k, allowed, _ in hand if k < 0]
+            draws = self.draw_at[q]
+            i1 = bisect_right(draws, j)
+            wants = []
+            for later, card in plays[start:]:
+                i2 = bisect_right(draws, later - 1)
+                want = [
+                    t
+                    for t, (_, e, allowed) in enumerate(tokens)
+                    if allowed >> card & 1 and pools[e][card] > 0
+                ]
+                for i in range(i1, i2):
+                    if pools[self.draw_epoch[q][i]][card] > 0:
+                        want.append(len(tokens) + i - i1)
+                if not want:
+                    return False
+                wants.append(want)
+            total = len(tokens) + len(draws) - i1
+            if not _matchable(wants, [1] * total):
+                return False
+        return True
+
+
+def _matchable(wants: list[list[int]], supply: list[int]) -> bool:
+    """Whether every demand (a list of the resources it may use) can get its own unit of
+    ``supply`` (augmenting paths; the demands are few)."""
+    left = supply[:]
+    holders: list[list[int]] = [[] for _ in supply]  # resource -> demands using it
+    for d in sorted(range(len(wants)), key=lambda d: len(wants[d])):
+        if not _augment(d, wants, left, holders, set()):
+            return False
+    return True
+
+
+def _augment(d: int, wants, left: list[int], holders, seen: set[int]) -> bool:
+    for r in wants[d]:
+        if left[r] > 0:
+            left[r] -= 1
+            holders[r].append(d)
+            return True
+    for r in wants[d]:
+        if r not in seen:
+            seen.add(r)
+            for i, other in enumerate(holders[r]):
+                if _augment(other, wants, left, holders, seen):
+                    holders[r][i] = d
+                    return True
+    return False
 
 
 def _options(hand: list[list[int]], card: int, pools, rng, avoid) -> list[tuple[int, int, int]]:

@@ -46,11 +46,6 @@ from conformance_cases import CASES
 #: Remove a game from this set when its fix is committed.
 PENDING: set[str] = set()
 
-SITTING_DUCKS_6P_FAULT = (
-    "issue 16: Sitting Ducks' last resort keeps the true hands when its replay search gives up "
-    "(6 players: game seed 200, late position)"
-)
-
 FRACTIONS = POSITIONS
 #: Seeded random games per case for (a), and their positions: every seat at each of them.
 TWIN_GAMES = 4
@@ -186,14 +181,8 @@ def test_hidden_twins_give_the_same_sample(module, config):
 
 
 @pytest.mark.parametrize("module,config", CASES)
-def test_samples_are_not_pulled_toward_the_truth(module, config, request):
+def test_samples_are_not_pulled_toward_the_truth(module, config):
     _skip_pending(module)
-    if module.GAME.name == "sitting_ducks" and config.get("num_players") == 6:
-        # Known fault, found by this test: when 20 replays all fail (late in long 6-player
-        # games), Sitting Ducks' determinize keeps the true hands (a longer search takes minutes).
-        request.applymarker(
-            pytest.mark.xfail(strict=True, raises=AssertionError, reason=SITTING_DUCKS_6P_FAULT)
-        )
     qualified = check_truth_independence(module, config)
     total = TRUTH_GAMES * len(FRACTIONS)
     assert 2 * qualified >= total, (
