@@ -1,4 +1,17 @@
-"""Sitting Ducks Gallery rules engine: ``Config``, ``State``, the moves and the game data."""
+"""Sitting Ducks Gallery rules engine: ``Config``, ``State``, the moves and the game data.
+
+The rooms (the common engine layout):
+
+- ``data.py``: card counts, names, phases and the other tables of the game.
+- ``config.py``: the frozen ``Config``, its validation and the variants.
+- ``moves.py``: the move types, ``MOVES`` / ``MOVE_INDEX`` and the per-card id tables.
+- ``game.py``: ``State``, the rules: dealing, legal moves, card effects, turns, the end.
+- ``hidden.py``: ``View``, what each seat may see, and what a forced discard tells the others.
+- ``sampling.py``: the sampler behind ``State.determinize`` (to join ``hidden.py``).
+- ``render.py``: the text of a whole state and of one seat's view.
+- ``positions.py``: hand-set positions (``State.from_position``).
+- ``units.py`` (extra room): the row's units, one small int per slot, and their lookup tables.
+"""
 
 from cardzoo.envs.sitting_ducks.config import Config
 from cardzoo.envs.sitting_ducks.game import State, View, card_totals

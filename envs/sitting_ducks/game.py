@@ -1,6 +1,6 @@
 """Sitting Ducks Gallery rules engine (Keith Meyers; Playroom 2005, Amigo), 2-6 players.
 
-Implements ``../shared/rules/sitting_ducks.md`` exactly (section numbers below refer to it): the
+Implements ``docs/rules/sitting_ducks.md`` exactly (section numbers below refer to it): the
 six-slot row with targets that belong to slots, all sixteen action cards with their choices,
 stacks (Duck and Cover) and Bottoms Up covers, the forced discard, the action deck's reshuffle,
 eliminated players who keep their turns, the win check after every card, and the variants
@@ -40,26 +40,21 @@ Decisions taken here where the rules spec leaves a detail open
   have been held, hands of forced discards held no playable card, a reshuffled draw pile holds
   only cards of the discard pile it was made from, and (hidden mode) secret colours agree with
   every own-duck card played.
-- :meth:`State.from_position` (scenario tests) builds a position at the start of a player's turn:
-  ducks not placed in the row or the duck deck are shot, water not placed goes to the bottom of
-  the duck deck, action cards not placed go to the draw pile.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
 from cardzoo.envs.core import CachedLegalMoves, GameState, clone_rng, make_rng
+from cardzoo.envs.sitting_ducks import positions
 from cardzoo.envs.sitting_ducks.config import Config
 from cardzoo.envs.sitting_ducks.data import (
     BOTTOMS_UP,
     BUMP_LEFT,
     BUMP_RIGHT,
-    CARD_KEYS,
-    CARD_NAMES,
     DECK_DUCKS_PER_COLOUR,
     DISORDERLY_CONDUCKT,
     DOUBLE_BARREL,
@@ -91,6 +86,7 @@ from cardzoo.envs.sitting_ducks.data import (
     TWO_BIRDS,
     WATER,
 )
+from cardzoo.envs.sitting_ducks.hidden import View, build_view, unplayable_masks
 from cardzoo.envs.sitting_ducks.moves import (
     AIM_IDS,
     BOTTOMS_UP_BASE,
@@ -123,18 +119,17 @@ from cardzoo.envs.sitting_ducks.units import (
     U_FREE,
     U_TOP,
     U_UNDER,
-    parse_card,
-    parse_unit,
     uncovered,
     unit,
     with_cover,
 )
 
+__all__ = ["END_NOBODY_LEFT", "END_ONE_LEFT", "END_POINTS", "State", "View", "card_totals"]
+
 END_ONE_LEFT = "last_one_standing"  # exactly one player, colour or team has ducks in play
 END_NOBODY_LEFT = "nobody_left"  # the last ducks fell together: a draw
 END_POINTS = "points_total"  # points variant: the last game of the match is over
 
-ALL_KINDS = (1 << NUM_KINDS) - 1
 _ALWAYS_PLAYABLE = (LINE_FORWARD_ID,)
 
 
@@ -146,53 +141,6 @@ def card_totals(config: Config) -> list[int]:
         NUM_WATER,
         NUM_TARGETS,
     ]
-
-
-# ---------------------------------------------------------------------------------------------
-# What a player may see
-
-
-@dataclass(frozen=True)
-class View:
-    """Everything one player may see (spec §10), and nothing else.
-
-    ``row`` lists ``(top, under, cover)`` per slot (front first): top is a colour 0..5, 6 water or
-    7 gap; under the colour of a stack's hidden duck (public: the hiding is done openly) or -1;
-    cover the seat whose Bottoms Up lies on the top duck, or -1. Duck colours are public in every
-    mode; in hidden mode ``colour_owners`` shows -1 for colours the viewer does not know the
-    owner of (all are revealed once the game is over), and ``colour_evidence[q]`` is the bitmask
-    of colours seat q may own given the own-duck cards it played. ``deck_bottom`` is the public
-    bottom sequence of the duck deck (bottom card first), ``reorder`` the old slots already
-    placed by a Disorderly Conduckt in progress.
-    """
-
-    player: int
-    num_players: int
-    mode: str
-    num_colours: int
-    current_player: int
-    phase: int
-    turn: int
-    game: int
-    games: int
-    terminal: bool
-    winners: tuple[int, ...]
-    row: tuple[tuple[int, int, int], ...]
-    targets: tuple[bool, ...]
-    reorder: tuple[int, ...]
-    hand: tuple[int, ...]
-    hand_sizes: tuple[int, ...]
-    draw_size: int
-    discard: tuple[int, ...]
-    deck_size: int
-    deck_counts: tuple[int, ...]
-    deck_bottom: tuple[int, ...]
-    shot: tuple[int, ...]
-    my_colours: tuple[int, ...]
-    colour_owners: tuple[int, ...]
-    colour_evidence: tuple[int, ...]
-    points: tuple[int, ...]
-    game_results: tuple[tuple[int, ...], ...]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -281,13 +229,7 @@ class State(CachedLegalMoves, GameState):
         """Deal a game: colours, duck deck, row, action cards, first player."""
         rng = self.rng
         n, k = self.num_players, self.num_colours
-        if self.mode == "hidden":
-            owners = [int(x) for x in rng.permutation(n)]
-        elif k == n:
-            owners = list(range(n))
-        else:
-            owners = [c % n for c in range(k)]
-        self._set_owners(owners)
+        self._assign_colours(deal=True)
         deck = [c for c in range(k) for _ in range(DECK_DUCKS_PER_COLOUR)] + [WATER] * NUM_WATER
         self.deck = [deck[i] for i in rng.permutation(len(deck))]
         self.row = [unit(self.deck.pop()) for _ in range(NUM_SLOTS)]
@@ -314,6 +256,26 @@ class State(CachedLegalMoves, GameState):
         self._log_len = 1
         self._legal = None
         self._begin_turn(first)
+
+    def _assign_colours(self, colours: Iterable[int] | None = None, deal: bool = False) -> None:
+        """Who owns which colour (§3, §9), for a new game and for a hand-set position alike.
+
+        ``colours`` (hidden mode only) names each seat's colour; without it the hidden mode draws
+        a secret permutation when ``deal`` is set, and otherwise seat q owns colour q (two-player
+        team mode: colours q and q + 2)."""
+        n = self.num_players
+        if colours is not None:
+            if self.mode != "hidden":
+                raise ValueError("colours: only the hidden mode has secret colours")
+            colours = list(colours)
+            if sorted(colours) != list(range(n)):
+                raise ValueError(f"colours: expected a permutation of 0..{n - 1}, got {colours}")
+            owners = [colours.index(c) for c in range(n)]
+        elif deal and self.mode == "hidden":
+            owners = [int(x) for x in self.rng.permutation(n)]
+        else:
+            owners = [c % n for c in range(self.num_colours)]  # k == n: seat c owns colour c
+        self._set_owners(owners)
 
     def _set_owners(self, owners: list[int]) -> None:
         """Colour ownership and everything derived from it (teams, whom a duck may hide under)."""
@@ -366,100 +328,21 @@ class State(CachedLegalMoves, GameState):
         remaining action cards, shuffled. ``colours`` (hidden mode): the colour of each seat.
         The current player's own Bottoms Up card, if any, is removed as their turn starts.
         """
-        config = Config() if config is None else config
-        state = cls.__new__(cls)
-        rng = make_rng(seed)
-        state._init_common(config, rng)
-        n, k = state.num_players, state.num_colours
-        state._check_seat(current_player)
-        if colours is not None:
-            if config.mode != "hidden":
-                raise ValueError("colours: only the hidden mode has secret colours")
-            colours = list(colours)
-            if sorted(colours) != list(range(n)):
-                raise ValueError(f"colours: expected a permutation of 0..{n - 1}, got {colours}")
-            owners = [colours.index(c) for c in range(n)]
-        elif k == n:
-            owners = list(range(n))
-        else:
-            owners = [c % n for c in range(k)]
-        state._set_owners(owners)
-
-        units = [parse_unit(t, k, (current_player + 1) % n) for t in row]
-        if len(units) != NUM_SLOTS:
-            raise ValueError(f"row: expected {NUM_SLOTS} units, got {len(units)}")
-        for u in units:
-            if U_COVER[u] >= n:
-                raise ValueError(f"row: Bottoms Up of seat {U_COVER[u]} in a {n}-player game")
-        state.row = units
-        state.targets = 0
-        for s in targets:
-            if not 0 <= s < NUM_SLOTS:
-                raise ValueError(f"targets: slots are 0..{NUM_SLOTS - 1}, got {s}")
-            state.targets |= 1 << s
-        deck_cards = [parse_card(t, k) for t in deck][::-1]
-        placed = [0] * (k + 1)
-        for u in units:
-            for c in (U_TOP[u], U_UNDER[u]):
-                if 0 <= c <= WATER:
-                    placed[min(c, k)] += 1
-        for c in deck_cards:
-            placed[min(c, k)] += 1
-        for c in range(k):
-            if placed[c] > DECK_DUCKS_PER_COLOUR:
-                raise ValueError(f"{placed[c]} ducks of colour {c} placed; a colour has 5")
-        if placed[k] > NUM_WATER:
-            raise ValueError(f"{placed[k]} water cards placed; the game has {NUM_WATER}")
-        state.deck = [WATER] * (NUM_WATER - placed[k]) + deck_cards
-        if not 0 <= known_bottom <= len(state.deck):
-            raise ValueError(f"known_bottom must be 0..{len(state.deck)}, got {known_bottom}")
-        state.known_bottom = known_bottom
-        state.shot = [DUCKS_PER_COLOUR - placed[c] for c in range(k)]
-
-        pool = list(config.action_deck_counts)
-
-        def take(card: int | str, where: str) -> int:
-            kind = _kind_of(card)
-            if pool[kind] == 0:
-                raise ValueError(f"{where}: no {CARD_NAMES[kind]} card left to place")
-            pool[kind] -= 1
-            return kind
-
-        for u in units:
-            if U_COVER[u] >= 0:
-                take(BOTTOMS_UP, "row (Bottoms Up)")
-        state.discard = [0] * NUM_KINDS
-        for card in discard:
-            state.discard[take(card, "discard")] += 1
-        given = dict(hands or {})
-        state.hands = [[] for _ in range(n)]
-        for q, cards in given.items():
-            state._check_seat(q)
-            state.hands[q] = [take(c, f"hand of seat {q}") for c in cards]
-        top = [take(c, "draw_pile") for c in draw_pile]
-        rest = [kind for kind in range(NUM_KINDS) for _ in range(pool[kind])]
-        rest = [rest[i] for i in rng.permutation(len(rest))]
-        for q in range(n):
-            if q not in given:
-                state.hands[q] = [rest.pop() for _ in range(min(HAND_SIZE, len(rest)))]
-        state.draw = rest + top[::-1]
-        if points is not None:
-            state.points = [int(x) for x in points]
-        state.phase = PLAY_PHASE
-        state.first_player = current_player
-        unseen = [0] * NUM_KINDS
-        for kind in state.draw:
-            unseen[kind] += 1
-        for h in state.hands:
-            for kind in h:
-                unseen[kind] += 1
-        state._log = [(-1, tuple(tuple(h) for h in state.hands), tuple(unseen))]
-        state._log_len = 1
-        state._begin_turn(current_player)
-        if not state._check_end():
-            if not state.hands[current_player]:
-                raise ValueError(f"current_player {current_player} has no card to play")
-        return state
+        return positions.from_position(
+            cls,
+            config,
+            row=row,
+            targets=targets,
+            deck=deck,
+            hands=hands,
+            draw_pile=draw_pile,
+            discard=discard,
+            current_player=current_player,
+            colours=colours,
+            known_bottom=known_bottom,
+            points=points,
+            seed=seed,
+        )
 
     # -- the contract ---------------------------------------------------------------------------
 
@@ -543,7 +426,7 @@ class State(CachedLegalMoves, GameState):
         self.hands[p].remove(kind)
         self._turn_card = kind
         if move_id >= DISCARD_BASE:
-            self._turn_forced = masks = self._unplayable_masks(p, kind)
+            self._turn_forced = masks = unplayable_masks(self, p)
             if self.mode == "hidden":
                 # Public evidence: the discarded card was unplayable for the player's colour.
                 possible = sum(1 << c for c, m in enumerate(masks) if m >> kind & 1)
@@ -724,27 +607,6 @@ class State(CachedLegalMoves, GameState):
         self._log.append(entry)
         self._log_len += 1
 
-    def _unplayable_masks(self, p: int, discarded: int) -> tuple[int, ...]:
-        """For a forced discard: the bitmask of card kinds that were unplayable for ``p``, per
-        possible ownership (hidden mode: per colour; otherwise only the real one)."""
-        shared = 0
-        for kind in range(NUM_KINDS):
-            if kind not in OWN_DUCK_CARDS and self._ids_for(kind, 0, 0):
-                shared |= 1 << kind
-        if self.mode == "hidden":
-            everything = (1 << self.num_colours) - 1
-            owners = [(1 << c, everything & ~(1 << c)) for c in range(self.num_colours)]
-        else:
-            owners = [(self.seat_colours[p], self.hide_under[p])]
-        masks = []
-        for own, hide in owners:
-            playable = shared
-            for kind in OWN_DUCK_CARDS:
-                if self._ids_for(kind, own, hide):
-                    playable |= 1 << kind
-            masks.append(ALL_KINDS & ~playable)
-        return tuple(masks)
-
     # -- the end (§7) and the points match (§9) --------------------------------------------------
 
     def ducks_in_play(self, colour: int) -> int:
@@ -865,49 +727,7 @@ class State(CachedLegalMoves, GameState):
     def view(self, player: int) -> View:
         """What ``player`` may see (§10)."""
         self._check_seat(player)
-        k = self.num_colours
-        deck_counts = [0] * (k + 1)
-        for c in self.deck:
-            deck_counts[min(c, k)] += 1
-        if self.mode == "hidden" and not self.terminal:
-            mine = self.seat_colours[player]
-            owners = tuple(self.colour_owner[c] if mine >> c & 1 else -1 for c in range(k))
-        else:
-            owners = tuple(self.colour_owner)
-        evidence = self.colour_evidence[:]
-        if self.mode == "hidden":
-            evidence[player] = self.seat_colours[player]
-        if self.mode == "hidden" and self.terminal:
-            evidence = self.seat_colours[:]
-        return View(
-            player=player,
-            num_players=self.num_players,
-            mode=self.mode,
-            num_colours=k,
-            current_player=self.current_player,
-            phase=self.phase,
-            turn=self.turn,
-            game=self.game,
-            games=self.config.points_games,
-            terminal=self.terminal,
-            winners=self._winners,
-            row=tuple((U_TOP[u], U_UNDER[u], U_COVER[u]) for u in self.row),
-            targets=tuple(bool(self.targets >> s & 1) for s in range(NUM_SLOTS)),
-            reorder=tuple(self.reorder),
-            hand=tuple(sorted(self.hands[player])),
-            hand_sizes=tuple(len(h) for h in self.hands),
-            draw_size=len(self.draw),
-            discard=tuple(self.discard),
-            deck_size=len(self.deck),
-            deck_counts=tuple(deck_counts),
-            deck_bottom=tuple(self.known_bottom_cards()),
-            shot=tuple(self.shot),
-            my_colours=tuple(c for c in range(k) if self.seat_colours[player] >> c & 1),
-            colour_owners=owners,
-            colour_evidence=tuple(evidence),
-            points=tuple(self.points),
-            game_results=tuple(self.game_results),
-        )
+        return build_view(self, player)
 
     def determinize(self, player: int, rng: np.random.Generator | int | None = None) -> State:
         """A clone where everything ``player`` cannot see is resampled consistently with what
@@ -1010,15 +830,3 @@ class State(CachedLegalMoves, GameState):
             f"<sitting_ducks State {self.num_players}p {self.mode} turn {self.turn} "
             f"{PHASE_NAMES[self.phase]}>"
         )
-
-
-def _kind_of(card: int | str) -> int:
-    """An action card kind from a kind or a snake_case / English name."""
-    if isinstance(card, str):
-        key = card.strip().lower().replace(" ", "_")
-        if key in CARD_KEYS:
-            return CARD_KEYS.index(key)
-        raise ValueError(f"unknown action card {card!r}; cards: {', '.join(CARD_KEYS)}")
-    if isinstance(card, bool) or not 0 <= card < NUM_KINDS:
-        raise ValueError(f"action card kind must be 0..{NUM_KINDS - 1}, got {card!r}")
-    return int(card)

@@ -14,7 +14,8 @@ from cardzoo.envs.sitting_ducks.data import (
 from cardzoo.envs.sitting_ducks.units import card_letter, unit, unit_text
 
 if TYPE_CHECKING:
-    from cardzoo.envs.sitting_ducks.game import State, View
+    from cardzoo.envs.sitting_ducks.game import State
+    from cardzoo.envs.sitting_ducks.hidden import View
 
 _PHASES = ("play", "choose the new order", "game over")
 
