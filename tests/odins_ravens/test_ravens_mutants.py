@@ -137,6 +137,45 @@ def test_opponents_aux_cards_stay_hidden_cards_in_a_determinized_world():
         )
 
 
+def test_census_zones_hold_what_they_are_named_for():
+    """Census kinds: ``9*seat + kind`` for a seat's cards, ``18 + pair kind`` for land cards,
+    ``33 + card`` for the Magic Way cards (``State.census``'s docstring)."""
+
+    def cards(zone: list[int]) -> dict[int, int]:
+        return {i: n for i, n in enumerate(zone) if n}
+
+    pairs = [(a, b) for a in range(5) for b in range(a, 5)]
+    row = [
+        18 + pairs.index((min(a, b), max(a, b))) for a, b in zip((0, 1, 2, 3, 4), (1, 2, 3, 4, 0))
+    ]
+    s = position(
+        hands=(["F", "O1"], ["S"]),
+        aux=(["W"], []),
+        draw_piles=(["M", "M"], ["P"]),
+        magic_way_rows=(["O2"], []),
+        magic_way=2,
+    )
+    c = s.census()
+    assert cards(c["hand0"]) == {0: 1, 5: 1} and cards(c["hand1"]) == {9 + 3: 1}
+    assert cards(c["aux0"]) == {4: 1} and cards(c["aux1"]) == {}
+    assert cards(c["draw0"]) == {1: 2} and cards(c["draw1"]) == {9 + 2: 1}
+    assert cards(c["magic_way0"]) == {6: 1} and cards(c["magic_way1"]) == {}
+    deck = [5, 5, 5, 5, 5, 2, 2, 2, 2]  # the default make-up of a seat's deck
+    assert cards(c["discard0"]) == cards([n - u for n, u in zip(deck, [1, 2, 0, 0, 1, 1, 1, 0, 0])])
+    assert sum(c["discard1"][9:18]) == sum(deck) - 2
+    assert cards(c["track"]) == {k: row.count(k) for k in row}
+    assert sum(c["land_deck"]) == 35 and cards(c["land_in_hand"]) == {}
+    assert cards(c["magic_way_active"]) == {33 + 2: 1}
+    assert cards(c["magic_way_face_down"]) == {33 + i: 1 for i in (0, 1, 3, 4, 5)}
+    # the extension draws the top land card: it is in hand until it is oriented
+    s.apply(EndTurn())
+    s.apply(Extend(True))
+    after = s.census()
+    drawn = [b - a for b, a in zip(c["land_deck"], after["land_deck"])]
+    assert sum(drawn) == 1 and after["land_in_hand"] == drawn
+    assert census_adds_up(s)
+
+
 # ---------------------------------------------------------------------------------------------
 # Cards and land types: names, letters, numbers
 
