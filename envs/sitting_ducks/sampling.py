@@ -305,7 +305,7 @@ def _search(state, player, owners, entries, pools0, epochs, rng, budget: int):
         for c, q in enumerate(owners):
             key[q] = c
     consumed: list[tuple[int, int] | None] = [None] * len(entries)
-    ahead = _Lookahead(entries, epochs, player, n)
+    ahead = _Lookahead(entries, epochs, player, n, key)
     stack: list[tuple] = []  # (entry, snapshot before it, untried options)
     retry: list | None = None
     j = 0
@@ -367,17 +367,27 @@ class _Lookahead:
     from a distinct card left in a pile the seat holds a token of (allowed that kind) or will
     draw from before the play. It ignores that one token serves one play, so it only prunes."""
 
-    def __init__(self, entries, epochs, player: int, n: int) -> None:
+    def __init__(self, entries, epochs, player: int, n: int, key: list[int]) -> None:
         self.plays: list[list[tuple[int, int]]] = [[] for _ in range(NUM_KINDS)]
+        # A card a seat plays after its forced discard that was playable then was not in its
+        # hand then: it was drawn after. barrier[j] is the latest such discard before play j.
+        self.barrier: dict[int, int] = {}
+        last_forced: list[list[tuple[int, int]]] = [[] for _ in range(n)]
         self.draw_at: list[list[int]] = [[] for _ in range(n)]  # entries where q drew
         self.draw_cum: list[list[int]] = [[0] for _ in range(n)]  # epochs drawn before, bits
         self.draw_epoch: list[list[int]] = [[] for _ in range(n)]
         self.seat_plays: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-        for j, (q, card, _, _, drawn) in enumerate(entries):
+        for j, (q, card, forced, _, drawn) in enumerate(entries):
             if q == player:
                 continue
             self.plays[card].append((j, q))
             self.seat_plays[q].append((j, card))
+            for f, allowed in reversed(last_forced[q]):
+                if not allowed >> card & 1:
+                    self.barrier[j] = f
+                    break
+            if forced is not None:
+                last_forced[q].append((j, forced[key[q]]))
             if drawn >= 0:
                 self.draw_at[q].append(j)
                 self.draw_epoch[q].append(epochs[j + 1])
@@ -400,9 +410,10 @@ class _Lookahead:
             masks = []
             for later, q in plays[start:]:
                 draws = self.draw_at[q]
-                i1 = bisect_right(draws, j)
+                barrier = self.barrier.get(later, -1)
+                i1 = bisect_right(draws, max(j, barrier - 1))
                 i2 = bisect_right(draws, later - 1)
-                mask = held[q]
+                mask = held[q] if barrier <= j else 0
                 if i2 > i1:
                     first = self.draw_epoch[q][i1]
                     mask |= self.draw_cum[q][i2] & ~((1 << first) - 1)
@@ -425,12 +436,16 @@ class _Lookahead:
             wants = []
             for later, card in plays[start:]:
                 i2 = bisect_right(draws, later - 1)
-                want = [
-                    t
-                    for t, (_, e, allowed) in enumerate(tokens)
-                    if allowed >> card & 1 and pools[e][card] > 0
-                ]
-                for i in range(i1, i2):
+                barrier = self.barrier.get(later, -1)
+                if barrier <= j:
+                    want = [
+                        t
+                        for t, (_, e, allowed) in enumerate(tokens)
+                        if allowed >> card & 1 and pools[e][card] > 0
+                    ]
+                else:
+                    want = []
+                for i in range(max(i1, bisect_right(draws, barrier - 1)), i2):
                     if pools[self.draw_epoch[q][i]][card] > 0:
                         want.append(len(tokens) + i - i1)
                 if not want:
