@@ -49,7 +49,7 @@ from typing import ClassVar
 
 import numpy as np
 from cardzoo.envs.core import CachedLegalMoves, GameState, clone_rng, make_rng
-from cardzoo.envs.sitting_ducks import positions
+from cardzoo.envs.sitting_ducks import hidden, positions
 from cardzoo.envs.sitting_ducks.config import Config
 from cardzoo.envs.sitting_ducks.data import (
     BOTTOMS_UP,
@@ -86,29 +86,20 @@ from cardzoo.envs.sitting_ducks.data import (
     TWO_BIRDS,
     WATER,
 )
-from cardzoo.envs.sitting_ducks.hidden import View, build_view, unplayable_masks
+from cardzoo.envs.sitting_ducks.hidden import View, unplayable_masks
 from cardzoo.envs.sitting_ducks.moves import (
-    AIM_IDS,
     BOTTOMS_UP_BASE,
-    BUMP_LEFT_IDS,
-    BUMP_RIGHT_IDS,
     COVER_ID,
     DECODE,
     DISCARD_BASE,
-    DISORDERLY_ID,
-    DOUBLE_IDS,
-    DUCK_SHUFFLE_ID,
     FAST_FORWARD_BASE,
     HANG_BACK_BASE,
-    LINE_FORWARD_ID,
-    MISFIRE_IDS,
+    IDS_BY_TARGETS,
     MOVE_AHEAD_BASE,
     MOVE_INDEX,
     MOVES,
     PLACE_BASE,
     QUICK_BASE,
-    SHOOT_IDS,
-    TWO_BIRDS_IDS,
 )
 from cardzoo.envs.sitting_ducks.units import (
     GAP_UNIT,
@@ -129,8 +120,6 @@ __all__ = ["END_NOBODY_LEFT", "END_ONE_LEFT", "END_POINTS", "State", "View", "ca
 END_ONE_LEFT = "last_one_standing"  # exactly one player, colour or team has ducks in play
 END_NOBODY_LEFT = "nobody_left"  # the last ducks fell together: a draw
 END_POINTS = "points_total"  # points variant: the last game of the match is over
-
-_ALWAYS_PLAYABLE = (LINE_FORWARD_ID,)
 
 
 def card_totals(config: Config) -> list[int]:
@@ -365,27 +354,9 @@ class State(CachedLegalMoves, GameState):
 
     def _ids_for(self, kind: int, own: int, hide_under: int) -> list[int] | tuple[int, ...]:
         """Legal ids of playing a card of ``kind`` for a player owning the colours ``own``."""
-        m = self.targets
-        if kind == TAKE_AIM:
-            return AIM_IDS[m]
-        if kind == SHOOT:
-            return SHOOT_IDS[m]
-        if kind == DOUBLE_BARREL:
-            return DOUBLE_IDS[m]
-        if kind == MISFIRE:
-            return MISFIRE_IDS[m]
-        if kind == TWO_BIRDS:
-            return TWO_BIRDS_IDS[m]
-        if kind == BUMP_LEFT:
-            return BUMP_LEFT_IDS[m]
-        if kind == BUMP_RIGHT:
-            return BUMP_RIGHT_IDS[m]
-        if kind == LINE_FORWARD:
-            return _ALWAYS_PLAYABLE
-        if kind == DISORDERLY_CONDUCKT:
-            return (DISORDERLY_ID,)
-        if kind == DUCK_SHUFFLE:
-            return (DUCK_SHUFFLE_ID,)
+        table = IDS_BY_TARGETS[kind]
+        if table is not None:
+            return table[self.targets]  # ten of the sixteen cards: one lookup
         row = self.row
         if kind == QUICK_SHOT:
             return [QUICK_BASE + s for s in range(NUM_SLOTS) if U_EXPOSED[row[s]] >= 0]
@@ -401,18 +372,7 @@ class State(CachedLegalMoves, GameState):
             return [
                 FAST_FORWARD_BASE + s - 1 for s in range(1, NUM_SLOTS) if U_COLOURS[row[s]] & own
             ]
-        # DUCK_AND_COVER: own free single duck at i, a free single duck it may hide under at j.
-        ids = []
-        free = [U_FREE[u] for u in row]
-        for i in range(NUM_SLOTS):
-            c = free[i]
-            if c < 0 or not own >> c & 1:
-                continue
-            if i > 0 and free[i - 1] >= 0 and hide_under >> free[i - 1] & 1:
-                ids.append(COVER_ID[(i, i - 1)])
-            if i < NUM_SLOTS - 1 and free[i + 1] >= 0 and hide_under >> free[i + 1] & 1:
-                ids.append(COVER_ID[(i, i + 1)])
-        return ids
+        return _cover_ids(row, own, hide_under)  # DUCK_AND_COVER
 
     def apply_id(self, move_id: int) -> None:
         """Play a move id already known to be legal (the env checks its mask first)."""
@@ -724,10 +684,9 @@ class State(CachedLegalMoves, GameState):
         """The duck deck's public bottom sequence, bottom card first (§10)."""
         return self.deck[: min(self.known_bottom, len(self.deck))]
 
-    def view(self, player: int) -> View:
-        """What ``player`` may see (§10)."""
-        self._check_seat(player)
-        return build_view(self, player)
+    # What a player may see (§10), built in hidden.py; bound as the method itself, not wrapped,
+    # so that a view costs no extra call.
+    view = hidden.view
 
     def determinize(self, player: int, rng: np.random.Generator | int | None = None) -> State:
         """A clone where everything ``player`` cannot see is resampled consistently with what
@@ -830,3 +789,19 @@ class State(CachedLegalMoves, GameState):
             f"<sitting_ducks State {self.num_players}p {self.mode} turn {self.turn} "
             f"{PHASE_NAMES[self.phase]}>"
         )
+
+
+def _cover_ids(row: list[int], own: int, hide_under: int) -> list[int]:
+    """Duck and Cover: an own free single duck at i hides under a neighbouring free single duck
+    at j whose colour it may hide under."""
+    ids = []
+    free = [U_FREE[u] for u in row]
+    for i in range(NUM_SLOTS):
+        c = free[i]
+        if c < 0 or not own >> c & 1:
+            continue
+        if i > 0 and free[i - 1] >= 0 and hide_under >> free[i - 1] & 1:
+            ids.append(COVER_ID[(i, i - 1)])
+        if i < NUM_SLOTS - 1 and free[i + 1] >= 0 and hide_under >> free[i + 1] & 1:
+            ids.append(COVER_ID[(i, i + 1)])
+    return ids

@@ -1,6 +1,6 @@
 """What each seat may see (spec §10) and what the public record tells the others.
 
-- :class:`View` and :func:`build_view`: one player's view, behind ``State.view``.
+- :class:`View` and :func:`view`: one player's view; ``State.view`` is this function.
 - :func:`unplayable_masks`: the public evidence of a forced discard (which card kinds could not
   be played), kept in the log so that ``State.determinize`` samples only hands that agree with it.
 
@@ -64,8 +64,9 @@ class View:
     game_results: tuple[tuple[int, ...], ...]
 
 
-def build_view(state: State, player: int) -> View:
-    """What ``player`` may see (§10); the caller has checked the seat."""
+def view(state: State, player: int) -> View:
+    """What ``player`` may see (§10)."""
+    state._check_seat(player)
     k = state.num_colours
     deck_counts = [0] * (k + 1)
     for c in state.deck:

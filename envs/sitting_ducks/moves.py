@@ -256,3 +256,22 @@ MISFIRE_IDS = _by_target_mask(_misfire)
 TWO_BIRDS_IDS = _by_target_mask(_two_birds)
 BUMP_LEFT_IDS = _by_target_mask(_bump_left)
 BUMP_RIGHT_IDS = _by_target_mask(_bump_right)
+
+#: Per card kind, for the cards whose legal ids depend on the targets alone (or on nothing): the
+#: ids indexed by the target mask; None for the cards that look at the row.
+_ANY_MASK = range(1 << S)
+IDS_BY_TARGETS: tuple[tuple[tuple[int, ...], ...] | None, ...] = tuple(
+    {
+        TAKE_AIM: AIM_IDS,
+        SHOOT: SHOOT_IDS,
+        DOUBLE_BARREL: DOUBLE_IDS,
+        MISFIRE: MISFIRE_IDS,
+        TWO_BIRDS: TWO_BIRDS_IDS,
+        BUMP_LEFT: BUMP_LEFT_IDS,
+        BUMP_RIGHT: BUMP_RIGHT_IDS,
+        LINE_FORWARD: tuple((LINE_FORWARD_ID,) for _ in _ANY_MASK),
+        DISORDERLY_CONDUCKT: tuple((DISORDERLY_ID,) for _ in _ANY_MASK),
+        DUCK_SHUFFLE: tuple((DUCK_SHUFFLE_ID,) for _ in _ANY_MASK),
+    }.get(kind)
+    for kind in range(NUM_KINDS)
+)
