@@ -61,7 +61,6 @@ NUM_TARGETS = 6
 DUCKS_PER_COLOUR = 6  # one marker in front of the player + 5 in the duck deck
 DECK_DUCKS_PER_COLOUR = 5
 NUM_WATER = 5
-MAX_COLOURS = 6
 WATER = 6
 GAP = 7
 NONE = -1

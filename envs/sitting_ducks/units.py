@@ -64,7 +64,6 @@ def _tables() -> tuple[tuple[int, ...], ...]:
 #: the duck colours present, colour of a free single duck (or NONE), "Bottoms Up may cover it".
 U_TOP, U_UNDER, U_COVER, U_EXPOSED, U_COLOURS, U_FREE, U_COVERABLE = _tables()
 
-WATER_UNIT = unit(WATER)
 GAP_UNIT = unit(GAP)
 
 
