@@ -279,21 +279,33 @@ class SittingDucksEncoder(Encoder):
             for c, q in enumerate(state.colour_owner):
                 buf[at + rel[c] * n + seat[q]] = 1
         else:
-            mine = state.seat_colours[player]
-            evidence = state.colour_evidence
-            for c in range(k):
-                r = rel[c]
-                if mine >> c & 1:
-                    buf[at + r * n] = 1
-                    continue
-                for q in range(n):
-                    if q != player and evidence[q] >> c & 1:
-                        buf[at + r * n + seat[q]] = 1
+            self._evidence_into(state, player, buf, rel, seat)
         if self._match:
-            points = state.points
+            self._points_into(state, buf, seat)
+
+    def _points_into(self, state: State, buf: bytearray, seat: list[int]) -> None:
+        """The points variant's pieces: points per relative seat and the game number."""
+        points = state.points
+        for q in range(self.num_players):
+            buf[self._points + seat[q]] = min(points[q], MAX_POINTS)
+        buf[self._game] = min(state.game, 127)
+
+    def _evidence_into(
+        self, state: State, player: int, buf: bytearray, rel: list[int], seat: list[int]
+    ) -> None:
+        """colour_seat in hidden mode before the end: the observer's own colour, and for each
+        other colour the seats the public record still allows."""
+        n, at = self.num_players, self._owner
+        mine = state.seat_colours[player]
+        evidence = state.colour_evidence
+        for c in range(self.num_colours):
+            r = rel[c]
+            if mine >> c & 1:
+                buf[at + r * n] = 1
+                continue
             for q in range(n):
-                buf[self._points + seat[q]] = min(points[q], MAX_POINTS)
-            buf[self._game] = min(state.game, 127)
+                if q != player and evidence[q] >> c & 1:
+                    buf[at + r * n + seat[q]] = 1
 
     def state_into(self, state: State, buf: bytearray) -> None:
         n, k = self.num_players, self.num_colours
