@@ -7,11 +7,12 @@ or the observer's secret colour (hidden mode), so index 0 is always one of "my" 
 colours in play (K = N, or 4 in two-player team mode) the size depends only on the config.
 
 Everything here is a function of ``State.view(player)`` (the conformance suite checks it by
-resampling all hidden information, secret colours included; ``tests/sitting_ducks/
-test_encoder.py`` rebuilds every piece from the view); for speed it reads the same fields off the
-state directly. In hidden mode the owner of a colour is shown only for the observer's own colour
-(and for all once the game is over); for the others, ``colour_seat`` shows which seats the public
-record still allows (own-duck cards played, forced discards).
+resampling all hidden information, secret colours included;
+``tests/sitting_ducks/test_ducks_encoder.py`` rebuilds every piece from the view); for speed it
+reads the same fields off the state directly. In hidden mode the owner of a colour is shown only
+for the observer's own colour (and for all once the game is over); for the others,
+``colour_seat`` shows which seats the public record still allows (own-duck cards played, forced
+discards).
 
 The global state (``state()``) shows everything with absolute seats and colours: every hand, the
 draw pile's composition, the duck deck in order, the secret colours, and the public pieces.
