@@ -295,3 +295,46 @@ def test_scores_are_the_totals_when_the_winner_leads_on_totals():
 def test_renders_name_the_odin_symbol_of_the_magic_way_card():
     s = position(magic_way=0)  # the Magic Way card Mountain + Odin
     assert "M+Odin" in s.render() and "M+Odin" in s.render_for(1)
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad rule options: a ValueError naming the option, the value and what is allowed
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"num_players": 3}, "invalid value 3 for option 'num_players'; allowed: the int 2"),
+        (
+            {"land_cards": [(0, 1)] * 39 + [(0, 5)]},
+            "option 'land_cards': (0, 5) has a value outside 0..4",
+        ),
+        (
+            {"land_cards": [(0, 1)] * 39 + [(0, 2.5)]},
+            "option 'land_cards': (0, 2.5) is not a pair of ints",
+        ),
+        (
+            {"land_cards": [(0, 1)] * 39 + [(True, 1)]},
+            "option 'land_cards': (True, 1) is not a pair of ints",
+        ),
+        (
+            {"magic_way_cards": [(0, 1)] * 5 + [(0, 6)]},
+            "option 'magic_way_cards': (0, 6) has a value outside 0..5",
+        ),
+        (
+            {"magic_way_cards": [(0, 1)] * 5 + [(3, 3)]},
+            "option 'magic_way_cards': (3, 3) shows the same symbol twice",
+        ),
+    ],
+    ids=["players", "land-range", "land-float", "land-bool", "magic-range", "magic-double"],
+)
+def test_bad_options_are_refused_with_the_option_the_value_and_what_is_allowed(options, message):
+    with pytest.raises(ValueError) as info:
+        Config(**options)
+    assert str(info.value) == message
+
+
+def test_land_cards_may_repeat_a_land_type_on_one_card():
+    """Doubles are land cards (§2): the make-up may hold them, unlike a Magic Way card."""
+    cfg = Config(land_cards=[(2, 2)] * 40)
+    assert cfg.land_cards == ((2, 2),) * 40
