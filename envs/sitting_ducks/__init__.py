@@ -11,6 +11,7 @@ The rooms (the common engine layout):
 - ``render.py``: the text of a whole state and of one seat's view.
 - ``positions.py``: hand-set positions (``State.from_position``).
 - ``units.py`` (extra room): the row's units, one small int per slot, and their lookup tables.
+- ``effects.py`` (extra room): the action cards' effects on the row, targets and duck deck.
 """
 
 from cardzoo.envs.sitting_ducks.config import Config

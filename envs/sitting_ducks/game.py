@@ -53,23 +53,14 @@ from cardzoo.envs.sitting_ducks import hidden, positions
 from cardzoo.envs.sitting_ducks.config import Config
 from cardzoo.envs.sitting_ducks.data import (
     BOTTOMS_UP,
-    BUMP_LEFT,
-    BUMP_RIGHT,
     DECK_DUCKS_PER_COLOUR,
     DISORDERLY_CONDUCKT,
-    DOUBLE_BARREL,
-    DUCK_AND_COVER,
-    DUCK_SHUFFLE,
     DUCKS_PER_COLOUR,
     FAST_FORWARD,
     GAME_OVER,
-    GAP,
     HAND_SIZE,
     HANG_BACK,
-    LINE_FORWARD,
-    MISFIRE,
     MOVE_AHEAD,
-    NONE,
     NUM_KINDS,
     NUM_SLOTS,
     NUM_TARGETS,
@@ -78,14 +69,11 @@ from cardzoo.envs.sitting_ducks.data import (
     OWN_DUCK_CARDS,
     PHASE_NAMES,
     PLAY_PHASE,
-    POINTS_RETURNED,
     POINTS_SURVIVING,
     QUICK_SHOT,
-    SHOOT,
-    TAKE_AIM,
-    TWO_BIRDS,
     WATER,
 )
+from cardzoo.envs.sitting_ducks.effects import fill_gaps, resolve
 from cardzoo.envs.sitting_ducks.hidden import View, unplayable_masks
 from cardzoo.envs.sitting_ducks.moves import (
     BOTTOMS_UP_BASE,
@@ -102,7 +90,6 @@ from cardzoo.envs.sitting_ducks.moves import (
     QUICK_BASE,
 )
 from cardzoo.envs.sitting_ducks.units import (
-    GAP_UNIT,
     U_COLOURS,
     U_COVER,
     U_COVERABLE,
@@ -112,7 +99,6 @@ from cardzoo.envs.sitting_ducks.units import (
     U_UNDER,
     uncovered,
     unit,
-    with_cover,
 )
 
 __all__ = ["END_NOBODY_LEFT", "END_ONE_LEFT", "END_POINTS", "State", "View", "card_totals"]
@@ -399,7 +385,7 @@ class State(CachedLegalMoves, GameState):
         if self.mode == "hidden" and kind in OWN_DUCK_CARDS:
             # Public evidence (§9): the moved or hiding unit holds a duck of the player's colour.
             self.colour_evidence[p] &= U_COLOURS[self.row[a]]
-        self._resolve(p, kind, a, b)
+        resolve(self, p, kind, a, b)
         if kind == DISORDERLY_CONDUCKT:
             self.phase = ORDER_PHASE
             return
@@ -407,117 +393,11 @@ class State(CachedLegalMoves, GameState):
 
     def _after_effect(self) -> None:
         """§4 gap refill, §7 end check, then the rest of the turn."""
-        self._fill_gaps()
+        fill_gaps(self)
         if self._check_end():
             self.turn += 1
             return
         self._finish_turn()
-
-    # -- card effects (§6) ------------------------------------------------------------------------
-
-    def _resolve(self, p: int, kind: int, a: int, b: int) -> None:
-        row = self.row
-        if kind == TAKE_AIM:
-            self.targets |= 1 << a
-        elif kind == SHOOT or kind == QUICK_SHOT:
-            self._shoot(a)
-            self.targets &= ~(1 << a)
-        elif kind == DOUBLE_BARREL:
-            self.targets |= 1 << a
-            if b >= 0:
-                self.targets |= 1 << b
-        elif kind == MISFIRE:
-            self._shoot(b)
-            self.targets &= ~(1 << a)
-        elif kind == TWO_BIRDS:
-            self._shoot(b)  # the higher slot first (§6)
-            self._shoot(a)
-            self.targets &= ~(1 << a | 1 << b)
-        elif kind == BUMP_LEFT or kind == BUMP_RIGHT:
-            self.targets = (self.targets & ~(1 << a)) | 1 << b
-        elif kind == LINE_FORWARD:
-            self._line_forward()
-        elif kind == MOVE_AHEAD or kind == HANG_BACK:
-            row[a], row[b] = row[b], row[a]
-        elif kind == FAST_FORWARD:
-            row.insert(0, row.pop(a))
-        elif kind == DUCK_SHUFFLE:
-            self._duck_shuffle()
-        elif kind == DUCK_AND_COVER:
-            row[b] = unit(U_TOP[row[b]], U_TOP[row[a]])
-            del row[a]
-            row.append(self._refill())
-        elif kind == BOTTOMS_UP:
-            row[a] = with_cover(row[a], p)
-        # DISORDERLY_CONDUCKT: the order comes in the Place moves.
-
-    def _shoot(self, i: int) -> None:
-        """§4: shoot slot ``i`` (the caller removes the target)."""
-        row = self.row
-        u = row[i]
-        if U_EXPOSED[u] < 0:
-            return  # water, gap, or a single duck under Bottoms Up
-        top, under, cover = U_TOP[u], U_UNDER[u], U_COVER[u]
-        if under < 0:
-            self.shot[top] += 1
-            del row[i]
-            row.append(self._refill())
-        elif cover < 0:
-            self.shot[top] += 1
-            row[i] = unit(under)
-        else:
-            self.shot[under] += 1
-            row[i] = unit(top, NONE, cover)
-
-    def _refill(self) -> int:
-        """The unit for slot 5 from the top of the duck deck, or a gap if it is empty (§4)."""
-        deck = self.deck
-        if not deck:
-            return GAP_UNIT
-        card = deck.pop()
-        if self.known_bottom > len(deck):
-            self.known_bottom = len(deck)
-        return unit(card)
-
-    def _fill_gaps(self) -> None:
-        row = self.row
-        if GAP_UNIT in row:
-            for s in range(NUM_SLOTS):
-                if row[s] == GAP_UNIT and self.deck:
-                    row[s] = self._refill()
-
-    def _line_forward(self) -> None:
-        row, deck = self.row, self.deck
-        u = row.pop(0)
-        top, under = U_TOP[u], U_UNDER[u]
-        if U_COVER[u] >= 0:
-            self.discard[BOTTOMS_UP] += 1
-        if top != GAP:
-            deck.insert(0, top)
-            self.known_bottom += 1
-            if under >= 0:
-                deck.insert(0, under)  # the top duck lies above the hidden one (§4)
-                self.known_bottom += 1
-            if self.config.points_games:
-                owner = self.colour_owner
-                if top < WATER:
-                    self.points[owner[top]] += POINTS_RETURNED
-                if under >= 0:
-                    self.points[owner[under]] += POINTS_RETURNED
-        row.append(self._refill())
-
-    def _duck_shuffle(self) -> None:
-        deck = self.deck
-        for u in self.row:
-            if U_COVER[u] >= 0:
-                self.discard[BOTTOMS_UP] += 1
-            if U_TOP[u] != GAP:
-                deck.append(U_TOP[u])
-            if U_UNDER[u] >= 0:
-                deck.append(U_UNDER[u])
-        self.deck = deck = [deck[i] for i in self.rng.permutation(len(deck))]
-        self.known_bottom = 0
-        self.row = [self._refill() for _ in range(NUM_SLOTS)]
 
     def _place(self, slot: int) -> None:
         """One Disorderly Conduckt step; the sixth unit takes the last slot by itself."""
