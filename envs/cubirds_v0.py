@@ -73,7 +73,7 @@ seat has not seen is resampled consistently with everything it has seen: each ot
 cards are drawn again from the pile they came from (a reshuffled public discard pile is never mixed
 with cards hidden earlier), no seat gets a species it is known not to hold, and with face-down
 round-end discards a seat keeps the hand it threw away. It replays the game's record of unseen
-draws (``cardzoo.envs.cubirds.belief``). Measured in random play: with the default public
+draws (``cardzoo.envs.cubirds.hidden``). Measured in random play: with the default public
 round-end discards every one of 15,854 calls found a fully resampled game (0.9 ms on average).
 With face-down round-end discards, 1.8 % of 6,328 calls fell back to a last resort that keeps the
 unseen cards drawn before the current draw pile was formed as they are: still consistent with

@@ -48,7 +48,7 @@ from collections.abc import Iterable, Mapping
 from typing import ClassVar
 
 import numpy as np
-from cardzoo.envs.core import CachedLegalMoves, GameState, clone_rng, make_rng
+from cardzoo.envs.core import CachedLegalMoves, GameState, child_seed, clone_rng, make_rng
 from cardzoo.envs.sitting_ducks import hidden, positions
 from cardzoo.envs.sitting_ducks.config import Config
 from cardzoo.envs.sitting_ducks.data import (
@@ -582,21 +582,15 @@ class State(CachedLegalMoves, GameState):
         # Sorted first, so the sample depends on which ducks are unseen, never on their order.
         upper = sorted(self.deck[kb:])
         new.deck = self.deck[:kb] + [upper[i] for i in rng.permutation(len(upper))]
-        sample = resample_hidden(self, player, rng)
-        if sample is not None:
-            owners, hands, draw = sample
-            new.hands = hands
-            new.draw = draw
-            if owners != self.colour_owner:
-                evidence = self.colour_evidence
-                new._set_owners(owners)
-                new.colour_evidence = evidence[:]
-        else:
-            # Known fault (rare, 6 players): no consistent replay found in time, so the true
-            # hands are kept. A longer search can take minutes at such positions; an exact
-            # sampler that never needs this is still to be written.
-            new.draw = [self.draw[i] for i in rng.permutation(len(self.draw))]
-        new.rng = np.random.default_rng(int(rng.integers(2**63)))
+        # Always a world consistent with what ``player`` saw (the sampler raises if none exists).
+        owners, hands, draw = resample_hidden(self, player, rng)
+        new.hands = hands
+        new.draw = draw
+        if owners != self.colour_owner:
+            evidence = self.colour_evidence
+            new._set_owners(owners)
+            new.colour_evidence = evidence[:]
+        new.rng = np.random.default_rng(child_seed(rng))
         new._legal = None
         return new
 
