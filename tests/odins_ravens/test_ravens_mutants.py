@@ -325,8 +325,59 @@ def test_renders_name_the_odin_symbol_of_the_magic_way_card():
             {"magic_way_cards": [(0, 1)] * 5 + [(3, 3)]},
             "option 'magic_way_cards': (3, 3) shows the same symbol twice",
         ),
+        ({"land_cards": 7}, "option 'land_cards' must be a list of 40 pairs of ints"),
+        (
+            {"land_cards": [(0, 1)] * 39},
+            f"option 'land_cards' must be a list of 40 pairs, got {[(0, 1)] * 39!r}",
+        ),
+        (
+            {"flight_cards_per_type": 13},
+            "invalid value 13 for option 'flight_cards_per_type'; allowed: an int in 1..12",
+        ),
+        (
+            {"flight_cards_per_type": 0},
+            "invalid value 0 for option 'flight_cards_per_type'; allowed: an int in 1..12",
+        ),
+        (
+            {"odin_copies_per_type": 7},
+            "invalid value 7 for option 'odin_copies_per_type'; allowed: an int in 0..6",
+        ),
+        (
+            {"odin_copies_per_type": -1},
+            "invalid value -1 for option 'odin_copies_per_type'; allowed: an int in 0..6",
+        ),
+        (
+            {"joker_requires_no_match": 1},
+            "invalid value 1 for option 'joker_requires_no_match'; allowed: False, True",
+        ),
+        (
+            {"max_turns_per_race": 0},
+            "invalid value 0 for option 'max_turns_per_race'; allowed: an int >= 1",
+        ),
+        ({"max_turns": 0}, "invalid value 0 for option 'max_turns'; allowed: an int >= 1"),
+        (
+            {"first_player": 2},
+            "invalid value 2 for option 'first_player'; allowed: 'random', 0, 1",
+        ),
     ],
-    ids=["players", "land-range", "land-float", "land-bool", "magic-range", "magic-double"],
+    ids=[
+        "players",
+        "land-range",
+        "land-float",
+        "land-bool",
+        "magic-range",
+        "magic-double",
+        "land-not-a-list",
+        "land-39",
+        "flight-13",
+        "flight-0",
+        "odin-7",
+        "odin-minus-1",
+        "joker-1",
+        "race-cap-0",
+        "game-cap-0",
+        "first-player-2",
+    ],
 )
 def test_bad_options_are_refused_with_the_option_the_value_and_what_is_allowed(options, message):
     with pytest.raises(ValueError) as info:
@@ -338,3 +389,10 @@ def test_land_cards_may_repeat_a_land_type_on_one_card():
     """Doubles are land cards (§2): the make-up may hold them, unlike a Magic Way card."""
     cfg = Config(land_cards=[(2, 2)] * 40)
     assert cfg.land_cards == ((2, 2),) * 40
+
+
+@pytest.mark.parametrize(("flight", "odin"), [(1, 0), (12, 6)])
+def test_deck_make_up_options_take_their_bounds(flight, odin):
+    cfg = Config(flight_cards_per_type=flight, odin_copies_per_type=odin)
+    assert cfg.deck == [flight] * 5 + [odin] * 4
+    assert State(cfg, seed=0).card_totals[:9] == cfg.deck
