@@ -179,6 +179,29 @@ class _Stream:
 MAX_JUMPS = 200
 
 
+def _initial_hands(state: State, player: int) -> list[list[list[int]]]:
+    """Every seat's dealt hand as tokens ``[epoch, kind, allowed kinds, origin]``: ``player``'s
+    own cards are known; another seat's are unknown (kind -1) tokens of the initial deck."""
+    _, initial, _ = state._log[0]
+    hands = []
+    for q in range(state.num_players):
+        if q == player:
+            hands.append([[0, kind, ALL_KINDS, -1] for kind in initial[q]])
+        else:
+            hands.append([[0, -1, ALL_KINDS, -2 - 3 * q - i] for i in range(len(initial[q]))])
+    return hands
+
+
+def _mask_keys(state: State, owners: list[int]) -> list[int]:
+    """Per seat, the index of its forced-discard mask: masks are stored per colour in hidden
+    mode (so under the sampled colour owners), per seat otherwise."""
+    key = [0] * state.num_players
+    if state.mode == "hidden":
+        for c, q in enumerate(owners):
+            key[q] = c
+    return key
+
+
 def _replay(state, player, owners, entries, pools0, epochs, rng, avoid):
     """One replay of the log (see the module docstring); None at a dead end it cannot repair.
 
@@ -186,19 +209,9 @@ def _replay(state, player, owners, entries, pools0, epochs, rng, avoid):
     snapshot. At a dead end (a card no token can explain, or forced-discard constraints that no
     longer fit), the replay jumps back to the latest choice that used up a card the dead end
     needed, and takes another option there."""
-    n = state.num_players
-    _, initial, _ = state._log[0]
     pools = [p[:] for p in pools0]
-    hands: list[list[list[int]]] = []
-    for q in range(n):
-        if q == player:
-            hands.append([[0, kind, ALL_KINDS, -1] for kind in initial[q]])
-        else:
-            hands.append([[0, -1, ALL_KINDS, -2 - 3 * q - i] for i in range(len(initial[q]))])
-    key = [0] * n
-    if state.mode == "hidden":
-        for c, q in enumerate(owners):
-            key[q] = c  # forced-discard masks are stored per colour
+    hands = _initial_hands(state, player)
+    key = _mask_keys(state, owners)
     stack: list[tuple] = []  # (entry, snapshot, card, chosen option, untried options, seat)
     # Per entry: (token id, card) of the play, and the epoch the card was taken from.
     consumed: list[tuple[int, int] | None] = [None] * len(entries)
@@ -244,15 +257,7 @@ def _replay(state, player, owners, entries, pools0, epochs, rng, avoid):
             jumps += 1
             if not stack or jumps > MAX_JUMPS:
                 return None
-            needed, where = failure
-            # Seats whose plays of a needed kind took it from one of those epochs: their
-            # choices of which tokens to keep share the blame.
-            blamed = {q}
-            for i in range(j):
-                if taken_from[i] in where and _matches(entries[i][1], needed):
-                    blamed.add(entries[i][0])
-            del stack[_culprit(stack, blamed, needed, where, rng) + 1 :]
-            j, snapshot, _, _, options, _ = stack.pop()
+            j, snapshot, options = _backjump(stack, failure, q, j, entries, taken_from, rng)
             hands, pools = _restore(snapshot)
             retry = (snapshot, options)
             continue
@@ -260,6 +265,21 @@ def _replay(state, player, owners, entries, pools0, epochs, rng, avoid):
             hand.append([epochs[j + 1], drawn if q == player else -1, ALL_KINDS, j])
         j += 1
     return _complete(state, player, hands, pools, epochs[-1], rng, consumed)
+
+
+def _backjump(stack, failure, q: int, j: int, entries, taken_from, rng) -> tuple:
+    """Unwind the replay's choice ``stack`` to the choice to blame for the dead end at entry
+    ``j`` of seat ``q``; returns that choice's ``(entry, snapshot, untried options)``."""
+    needed, where = failure
+    # Seats whose plays of a needed kind took it from one of those epochs: their choices of
+    # which tokens to keep share the blame.
+    blamed = {q}
+    for i in range(j):
+        if taken_from[i] in where and _matches(entries[i][1], needed):
+            blamed.add(entries[i][0])
+    del stack[_culprit(stack, blamed, needed, where, rng) + 1 :]
+    entry, snapshot, _, _, options, _ = stack.pop()
+    return entry, snapshot, options
 
 
 #: How often the complete search ran (a counter for measurements and tests).
@@ -292,18 +312,9 @@ def _search(state, player, owners, entries, pools0, epochs, rng, budget: int):
     global SEARCHES
     SEARCHES += 1
     n = state.num_players
-    _, initial, _ = state._log[0]
     pools = [p[:] for p in pools0]
-    hands: list[list[list[int]]] = []
-    for q in range(n):
-        if q == player:
-            hands.append([[0, kind, ALL_KINDS, -1] for kind in initial[q]])
-        else:
-            hands.append([[0, -1, ALL_KINDS, -2 - 3 * q - i] for i in range(len(initial[q]))])
-    key = [0] * n
-    if state.mode == "hidden":
-        for c, q in enumerate(owners):
-            key[q] = c
+    hands = _initial_hands(state, player)
+    key = _mask_keys(state, owners)
     consumed: list[tuple[int, int] | None] = [None] * len(entries)
     ahead = _Lookahead(entries, epochs, player, n, key)
     stack: list[tuple] = []  # (entry, snapshot before it, untried options)
@@ -325,25 +336,10 @@ def _search(state, player, owners, entries, pools0, epochs, rng, budget: int):
             if q == player:
                 hand.remove(next(t for t in hand if t[1] == card))
             else:
-                if retry is not None:
-                    options, retry = retry, None
-                    snapshot = stack[-1][1]
-                else:
-                    options = _options(hand, card, pools, rng, {})
-                    snapshot = _snapshot(hands, pools) if len(options) > 1 else None
-                tid = None
-                while options and tid is None:
-                    tid = _apply(hands, q, player, card, pools, options.pop(0))
-                if tid is None:
-                    ok = False
-                else:
-                    consumed[j] = (tid, card)
-                    if snapshot is not None and (not stack or stack[-1][0] != j):
-                        stack.append((j, snapshot, options))
-                    elif stack and stack[-1][0] == j:
-                        stack[-1] = (j, snapshot, options)
-                    if forced is not None:
-                        ok = _constrain(hands, q, player, forced[key[q]], pools) is None
+                ok = _search_play(stack, retry, j, q, card, hands, pools, player, consumed, rng)
+                retry = None
+                if ok and forced is not None:
+                    ok = _constrain(hands, q, player, forced[key[q]], pools) is None
             if ok and drawn >= 0:
                 hand.append([epochs[j + 1], drawn if q == player else -1, ALL_KINDS, j])
         if ok and j < len(entries):
@@ -359,6 +355,30 @@ def _search(state, player, owners, entries, pools0, epochs, rng, budget: int):
         j, snapshot, options = stack[-1]
         hands, pools = _restore(snapshot)
         retry = options
+
+
+def _search_play(stack, retry, j: int, q: int, card: int, hands, pools, player, consumed, rng):
+    """The search's step for seat ``q`` playing ``card`` at entry ``j``: take the first of its
+    options (or of ``retry``, the untried options left when the search came back here) that a
+    token can explain, and keep the rest on ``stack``. False if none can."""
+    hand = hands[q]
+    if retry is not None:
+        options = retry
+        snapshot = stack[-1][1]
+    else:
+        options = _options(hand, card, pools, rng, {})
+        snapshot = _snapshot(hands, pools) if len(options) > 1 else None
+    tid = None
+    while options and tid is None:
+        tid = _apply(hands, q, player, card, pools, options.pop(0))
+    if tid is None:
+        return False
+    consumed[j] = (tid, card)
+    if snapshot is not None and (not stack or stack[-1][0] != j):
+        stack.append((j, snapshot, options))
+    elif stack and stack[-1][0] == j:
+        stack[-1] = (j, snapshot, options)
+    return True
 
 
 class _Lookahead:
@@ -395,6 +415,11 @@ class _Lookahead:
 
     def possible(self, j: int, hands, pools) -> bool:
         """Whether the plays after entry ``j`` (already applied) pass the check."""
+        return self._kinds_fit(j, hands, pools) and self._seats_fit(j, hands, pools)
+
+    def _kinds_fit(self, j: int, hands, pools) -> bool:
+        """Per kind: each later play of it can get its own card of that kind from a pile the
+        seat can take it from."""
         for card in range(NUM_KINDS):
             plays = self.plays[card]
             start = bisect_right(plays, (j, len(hands)))
@@ -423,8 +448,11 @@ class _Lookahead:
                 masks.append([e for e in range(len(supply)) if mask >> e & 1])
             if not _matchable(masks, supply):
                 return False
-        # Per seat: each later play needs its own token (held now, or drawn before the play)
-        # from a pile with such a card left.
+        return True
+
+    def _seats_fit(self, j: int, hands, pools) -> bool:
+        """Per seat: each later play needs its own token (held now, or drawn before the play)
+        from a pile with such a card left."""
         for q, hand in enumerate(hands):
             plays = self.seat_plays[q]
             start = bisect_right(plays, (j, NUM_KINDS))
