@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from cardzoo.envs.odins_ravens import Config, EndTurn, Extend, Fly, State
+from cardzoo.envs.odins_ravens import Config, EndTurn, Extend, Fly, Odin, Reorder, State
 
 LETTERS = "FMPSW"  # the land types of docs/rules/odins_ravens.md, in the engine's order
 CARD_NAMES = (*LETTERS, "O1", "O2", "O3", "O4")  # the kinds of a player's card
@@ -174,6 +174,19 @@ def test_census_zones_hold_what_they_are_named_for():
     drawn = [b - a for b, a in zip(c["land_deck"], after["land_deck"])]
     assert sum(drawn) == 1 and after["land_in_hand"] == drawn
     assert census_adds_up(s)
+
+
+def test_a_second_o2_a_in_a_turn_rearranges_the_whole_auxiliary_deck_again():
+    """O2-A: the player puts the auxiliary deck in any order, one choice per card below the
+    top; a second O2-A in the same turn starts again from the top."""
+    s = position(hands=(["O2", "O2"], []), aux=(["F", "M", "P"], []))
+    for order in ((2, 0, 1), (1, 2, 0)):  # P F M, then M P F (kinds, top first)
+        s.apply(Odin(1, 0, False))
+        for kind in order[:2]:
+            s.apply(Reorder(kind))
+        v = s.view(0)
+        assert v.aux == order and v.rearranged == 0
+        assert EndTurn() in s.legal_moves()  # back in the play phase
 
 
 # ---------------------------------------------------------------------------------------------
