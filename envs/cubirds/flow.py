@@ -121,20 +121,41 @@ def pile_flow(
     avail: list[int],
     bounds: dict[int, tuple[int, int]],
     rng: np.random.Generator | None,
+    least: list[int] | None = None,
+    groups: list[tuple[int, int, int, list[int]]] = (),
 ) -> dict[int, tuple[int, ...]] | None:
     """Pile ``g``'s batches as one flow, each lay interval taking ``bounds[iv]`` cards of its
     species from this pile; a random solution with ``rng``, any solution without. Returns the
-    cards of every batch (log index -> counts), or None if there is no solution."""
+    cards of every batch (log index -> counts), or None if there is no solution.
+
+    The complete search also passes the least the pile may hold of each species (``least``:
+    ``avail`` is then the most) and ``groups`` of thrown-away hands' intervals, as (species,
+    low, high, intervals): together they take ``low..high`` cards of that species here."""
     batches = plan.pile_batches[g]
     node = SPECIES_NODE + NUM_SPECIES
     interval_node: dict[int, int] = {}
     for iv in bounds:
         interval_node[iv] = node
         node += 1
+    group_node = []
+    for _, _, _, ivs in groups:
+        group_node.append(node)
+        for k, iv in enumerate(ivs, node + 1):
+            interval_node[iv] = k
+        node += 1 + len(ivs)
     net = BoundedFlow(node + len(batches))
-    _add_supply(net, avail, g < plan.last_pile)
+    if least is None:
+        _add_supply(net, avail, g < plan.last_pile)
+    else:
+        closed = g < plan.last_pile
+        for s in range(NUM_SPECIES):
+            net.add(SOURCE, SPECIES_NODE + s, max(least[s], 0) if closed else 0, avail[s])
     for iv, (low, high) in bounds.items():
         net.add(SPECIES_NODE + plan.species_of[iv], interval_node[iv], low, high)
+    for (s, low, high, ivs), v in zip(groups, group_node):
+        net.add(SPECIES_NODE + s, v, low, high)
+        for iv in ivs:
+            net.add(v, interval_node[iv], 0, plan.by_pile[iv][g])
     return _solve_batches(net, batches, node, interval_node, rng)
 
 
@@ -258,3 +279,217 @@ def _solve_batches(
     if not net.solve(SOURCE, SINK, rng):
         return None
     return {step[1]: tuple(net.flow(e) for e in row) for step, row in zip(batches, edges)}
+
+
+# ---------------------------------------------------------------------------------------------
+# The searches over several piles (stages 3 and 4 of the replay)
+
+
+class SplitSearch:
+    """The depth-first search of :meth:`_Plan.sample_split`: ``fixed[iv, g]`` is the number of
+    cards a lay interval spanning several piles takes from pile ``g``."""
+
+    def __init__(
+        self, plan: _Plan, avails: list[list[int]], rng: np.random.Generator, budget: int
+    ) -> None:
+        self.plan = plan
+        self.avails = avails
+        self.rng = rng
+        self.budget = budget
+        req, by_pile = plan.req, plan.by_pile
+        spanning = [iv for iv in range(len(req)) if req[iv] >= 0 and len(by_pile[iv]) >= 2]
+        self.choices = [(iv, g) for iv in spanning for g in sorted(by_pile[iv])[:-1]]
+        self.fixed: dict[tuple[int, int], int] = {}
+
+    def bounds(self, g: int) -> dict[int, tuple[int, int]] | None:
+        """Per interval with a requirement and positions in pile ``g``: the range of cards it
+        may take from it given the splits fixed so far; None if one range is empty."""
+        plan, fixed = self.plan, self.fixed
+        req, by_pile = plan.req, plan.by_pile
+        out = {}
+        for iv, k in plan.pile_intervals[g]:
+            if req[iv] < 0:
+                continue
+            piles = sorted(by_pile[iv])
+            if len(piles) == 1:
+                out[iv] = (req[iv], req[iv])
+                continue
+            if (iv, g) in fixed:
+                out[iv] = (fixed[iv, g], fixed[iv, g])
+                continue
+            done = sum(fixed.get((iv, h), 0) for h in piles[:-1])
+            rest = sum(by_pile[iv][h] for h in piles if h != g and (iv, h) not in fixed)
+            low, high = max(0, req[iv] - done - rest), min(k, req[iv] - done)
+            if low > high:
+                return None
+            out[iv] = (low, high)
+        return out
+
+    def feasible(self) -> bool:
+        """Whether every pile's flow accepts the splits fixed so far (any solution will do)."""
+        for g in range(self.plan.last_pile + 1):
+            b = self.bounds(g)
+            if b is None or pile_flow(self.plan, g, self.avails[g], b, None) is None:
+                return False
+        return True
+
+    def search(self, k: int) -> dict | None:
+        """Fix the splits from the ``k``-th on; then sample every pile: the cards of every
+        batch by log index, or None."""
+        if k == len(self.choices):
+            return self._sample_piles()
+        iv, g = self.choices[k]
+        low, high = self.bounds(g)[iv]
+        for value in self.rng.permutation(np.arange(low, high + 1)).tolist():
+            if self.budget <= 0:
+                return None
+            self.budget -= 1
+            self.fixed[iv, g] = value
+            if self.feasible():
+                found = self.search(k + 1)
+                if found is not None:
+                    return found
+            del self.fixed[iv, g]
+        return None
+
+    def _sample_piles(self) -> dict | None:
+        solved: dict[int, tuple[int, ...]] = {}
+        for g in range(self.plan.last_pile + 1):
+            part = pile_flow(self.plan, g, self.avails[g], self.bounds(g), self.rng)
+            if part is None:
+                return None
+            solved.update(part)
+        return solved
+
+
+class CompleteSearch(SplitSearch):
+    """The depth-first search of :meth:`_Plan.sample_complete` (stage 4): the split search, with
+    face-down round ends too. The hands thrown away while pile ``r - 1`` was drawn form pile
+    ``r`` (with the public discards); ``feed[r, g, s]`` is the number of ``s`` those hands drew
+    from pile ``g`` and kept. Once every split and feed is fixed, every pile's content is known
+    and each pile is an independent flow, as in the split search; before that, each pile's flow
+    is checked with the open choices as ranges (a pile fed by open feeds holds a range of cards),
+    which any consistent world passes: so pruning never loses a world, and the search is complete
+    when it ends without running out of ``budget`` (``cut`` says whether it did). Each choice
+    first tries the value of a random solution of its pile's flow, then the others at random."""
+
+    def __init__(
+        self, plan: _Plan, avails: list[list[int]], rng: np.random.Generator, budget: int
+    ) -> None:
+        super().__init__(plan, avails, rng, budget)
+        self.cut = False
+        #: Per pile ``g``: (r, s, intervals of species s fed to pile r with positions in g).
+        self.groups: list[list[tuple[int, int, list[int]]]] = [[] for _ in avails]
+        #: (r, g, s) -> the most ``feed[r, g, s]`` can be: those intervals' positions in pile g.
+        self.feed_cap: dict[tuple[int, int, int], int] = {}
+        #: (r, g) -> the positions those hands drew from pile g: their feeds add up to at most it.
+        self.feed_total: dict[tuple[int, int], int] = {}
+        self.feed: dict[tuple[int, int, int], int] = {}
+        for r in range(1, plan.last_pile + 1):
+            if plan.pile_source[r][0] == EV_RESHUFFLE:
+                self._add_feeds(r)
+        choices = [(g, "split", iv, g) for iv, g in self.choices]
+        choices += [
+            (g, "feed", r, g, s) for g, group in enumerate(self.groups) for r, s, _ in group
+        ]
+        order = rng.permutation(len(choices)).tolist()
+        self.choices = [choices[j][1:] for j in sorted(order, key=lambda j: choices[j][0])]
+
+    def _add_feeds(self, r: int) -> None:
+        plan = self.plan
+        fed = plan.fed[r - 1]
+        hands: dict[int, dict[int, list[int]]] = {}  # pile -> species -> intervals
+        for iv in fed:
+            for g in plan.by_pile[iv]:
+                hands.setdefault(g, {}).setdefault(plan.species_of[iv], []).append(iv)
+        for g, by_species in sorted(hands.items()):
+            for s, ivs in sorted(by_species.items()):
+                self.feed_cap[r, g, s] = sum(plan.by_pile[iv][g] for iv in ivs)
+                self.groups[g].append((r, s, ivs))
+            # A hand's open intervals all end with it, so its longest one holds all the others.
+            hand_ivs = [fed[j : j + NUM_SPECIES] for j in range(0, len(fed), NUM_SPECIES)]
+            self.feed_total[r, g] = sum(
+                max(plan.by_pile[iv].get(g, 0) for iv in hand) for hand in hand_ivs
+            )
+
+    def feed_range(self, r: int, g: int, s: int) -> tuple[int, int]:
+        """The cards of species ``s`` the hands feeding pile ``r`` may keep from pile ``g``."""
+        value = self.feed.get((r, g, s))
+        if value is not None:
+            return value, value
+        taken = sum(self.feed.get((r, g, x), 0) for x in range(NUM_SPECIES))
+        return 0, min(self.feed_cap[r, g, s], self.feed_total[r, g] - taken)
+
+    def supply(self, r: int) -> tuple[list[int], list[int]]:
+        """The least and most of each species pile ``r`` holds, given the feeds fixed so far."""
+        least, most = self.avails[r][:], self.avails[r][:]
+        for h, g, s in self.feed_cap:
+            if h == r:
+                low, high = self.feed_range(r, g, s)
+                least[s] += low
+                most[s] += high
+        return least, most
+
+    def _pile(self, g: int, rng: np.random.Generator | None) -> dict | None:
+        b = self.bounds(g)
+        least, most = self.supply(g)
+        if b is None or min(most) < 0:
+            return None
+        groups = [(s, *self.feed_range(r, g, s), ivs) for r, s, ivs in self.groups[g]]
+        if any(low > high for _, low, high, _ in groups):
+            return None
+        return pile_flow(self.plan, g, most, b, rng, least, groups)
+
+    def feasible(self, piles: list[int] | None = None) -> bool:
+        """Whether the flows of ``piles`` (default: all) accept the choices fixed so far."""
+        if piles is None:
+            piles = range(self.plan.last_pile + 1)
+        return all(self._pile(g, None) is not None for g in piles)
+
+    def _values(self, choice: tuple) -> tuple[tuple, dict, list[int], list[int]]:
+        """The key and table of a choice, its values in the order to try them, and the piles
+        whose flows it changes."""
+        kind, a, g, *rest = choice
+        if kind == "split":
+            key, table, ivs = (a, g), self.fixed, {a}
+            low, high = self.bounds(g)[a]
+            s = self.plan.species_of[a]
+            piles = sorted(self.plan.by_pile[a])
+        else:
+            key, table, s, piles = (a, g, rest[0]), self.feed, rest[0], [g, a]
+            ivs = {iv for r, x, group in self.groups[g] if (r, x) == (a, s) for iv in group}
+            low, high = self.feed_range(*key)
+        values = self.rng.permutation(np.arange(low, high + 1)).tolist()
+        part = self._pile(g, self.rng)
+        if part is not None:  # the value a random solution of this pile gives, first
+            steps = {step[1]: step[4] for step in self.plan.pile_batches[g]}
+            first = sum(counts[s] for i, counts in part.items() if steps[i][s] in ivs)
+            values.remove(first)
+            values.insert(0, first)
+        return key, table, values, piles
+
+    def search(self, k: int) -> dict | None:
+        if k == len(self.choices):
+            return self._sample_piles()
+        key, table, values, piles = self._values(self.choices[k])
+        for value in values:
+            if self.budget <= 0:
+                self.cut = True
+                return None
+            self.budget -= 1
+            table[key] = value
+            if self.feasible(piles):
+                found = self.search(k + 1)
+                if found is not None:
+                    return found
+            del table[key]
+        return None
+
+    def _sample_piles(self) -> dict | None:
+        solved: dict[int, tuple[int, ...]] = {}
+        for g in range(self.plan.last_pile + 1):
+            part = self._pile(g, self.rng)
+            if part is None:
+                return None
+            solved.update(part)
+        return solved

@@ -82,12 +82,7 @@ from cardzoo.envs.cubirds.data import (
     GAME_OVER,
     NUM_SPECIES,
 )
-from cardzoo.envs.cubirds.hidden_replay import (
-    EXACT_BUDGET,
-    FAST_ATTEMPTS,
-    SPLIT_TRIES,
-    _Plan,
-)
+from cardzoo.envs.cubirds.hidden_replay import FAST_ATTEMPTS, SPLIT_TRIES, _Plan
 
 if TYPE_CHECKING:
     from cardzoo.envs.cubirds.game import State
@@ -256,21 +251,21 @@ def sample_hidden(
 ) -> Sample:
     """Resample every card ``player`` has not seen, consistently with the whole ``log``.
 
-    Tries fast replays, then the exact search over the whole log; with face-down round-end
-    discards a last resort replays only the current round (see :func:`_current_round`). Raises
-    :class:`SamplingError` if all fail.
+    Tries fast replays, then the exact searches, then the complete search (see the module
+    docstring). Raises :class:`SamplingError` if even that finds no world: the log contradicts
+    itself, which is a bug.
     """
-    result = _resample(_Plan(log, player, num_players), rng)
-    if result is not None:
-        new_log = _write_back(log, 0, result[4], result[5])
-        return Sample(result[0], result[1], result[2], result[3], _with_piles(new_log))
-    fallback = _current_pile(log, player, num_players, rng)
-    if fallback is None:
+    plan = _Plan(log, player, num_players)
+    result = _resample(plan, rng)
+    if result is None:
+        result = _complete(plan, rng)
+    if result is None:
         raise SamplingError(
-            f"no consistent resampling found for seat {player} ({FAST_ATTEMPTS} fast replays, "
-            f"{EXACT_BUDGET} pile solutions)"
+            f"no world agrees with what seat {player} has seen (the complete search tried every "
+            "choice): the log contradicts itself"
         )
-    return fallback
+    new_log = _write_back(log, 0, result[4], result[5])
+    return Sample(result[0], result[1], result[2], result[3], _with_piles(new_log))
 
 
 def _resample(plan: _Plan, rng: np.random.Generator) -> tuple | None:
@@ -323,21 +318,6 @@ def _with_piles(log: list[tuple]) -> list[tuple]:
     return out
 
 
-def _current_pile(
-    log: list[tuple], player: int, num_players: int, rng: np.random.Generator
-) -> Sample | None:
-    """Last resort: resample only the cards drawn from the current draw pile.
-
-    The hidden cards drawn before its reshuffle (and so the cards thrown away face down, which
-    formed it) are kept as they are. The pile is then a single pool with fixed history, which
-    the flow solves exactly, so this never fails. The sample is consistent with all ``player``
-    has seen, but the kept cards are true ones it has not seen: a search relying on such a
-    sample learns a little about them. See the module docstring for how rarely this is used.
-    """
-    last = max(i for i, ev in enumerate(log) if ev[0] in (EV_SOURCE, EV_RESHUFFLE))
-    result = _resample(_Plan(log, player, num_players, fixed_before=last), rng)
-    if result is None:
-        return None
-    return Sample(
-        result[0], result[1], result[2], result[3], _with_piles(_write_back(log, 0, *result[4:]))
-    )
+def _complete(plan: _Plan, rng: np.random.Generator) -> tuple | None:
+    """Stage 4, when stages 1 to 3 found nothing (see the module docstring)."""
+    return plan.sample_complete(rng)

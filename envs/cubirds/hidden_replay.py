@@ -23,9 +23,7 @@ from cardzoo.envs.cubirds.data import (
     EV_SOURCE,
     NUM_SPECIES,
 )
-from cardzoo.envs.cubirds.flow import pile_flow, solve_pile
-
-EV_FIXED = -1  # a replay step only: a batch kept as it is
+from cardzoo.envs.cubirds.flow import CompleteSearch, SplitSearch, solve_pile
 
 #: Fast replays tried before the exact search (most succeed at the first try).
 FAST_ATTEMPTS = 100
@@ -35,6 +33,8 @@ EXACT_BUDGET = 600
 #: Split search: choices tried per search, and searches (each in a new random order).
 SPLIT_BUDGET = 600
 SPLIT_TRIES = 3
+#: Complete search: choices tried by its first run (each restart doubles it).
+COMPLETE_BUDGET = 100
 
 SPECIES = range(NUM_SPECIES)
 
@@ -48,9 +48,7 @@ class _Plan:
     or ended by a face-down round end: no requirement), ``end`` the position where it ended.
     """
 
-    def __init__(
-        self, log: list[tuple], player: int, num_players: int, fixed_before: int = 0
-    ) -> None:
+    def __init__(self, log: list[tuple], player: int, num_players: int) -> None:
         self.player = player
         self.num_players = num_players
         self.req: list[int] = []
@@ -78,7 +76,7 @@ class _Plan:
         self._pos = [0] * num_players
         self._reserved = [0] * NUM_SPECIES
         for i, ev in enumerate(log):
-            self._read(i, ev, fixed_before)
+            self._read(i, ev)
         #: Per pile: the slice of ``steps`` from its source to the next pile's source.
         starts = [j for j, st in enumerate(self.steps) if st[0] in (EV_SOURCE, EV_RESHUFFLE)]
         self.segments = list(zip(starts, [*starts[1:], len(self.steps)]))
@@ -102,10 +100,10 @@ class _Plan:
 
     # -- reading the log ------------------------------------------------------------------------
 
-    def _read(self, i: int, ev: tuple, fixed_before: int) -> None:
+    def _read(self, i: int, ev: tuple) -> None:
         tag = ev[0]
         if tag == EV_BATCH:
-            self._read_batch(i, ev, fixed_before)
+            self._read_batch(i, ev)
         elif tag == EV_PUBLIC:
             self._reserved[ev[1]] += 1
         elif tag == EV_CLOSE:
@@ -117,18 +115,14 @@ class _Plan:
         else:
             raise ValueError(f"unknown log event {ev!r}")
 
-    def _read_batch(self, i: int, ev: tuple, fixed_before: int) -> None:
-        """Step ``(EV_BATCH, i, seat, size, intervals)``; a batch kept as it is (the last
-        resort, before ``fixed_before``) is ``(EV_FIXED, i, seat, size, intervals, counts)``."""
+    def _read_batch(self, i: int, ev: tuple) -> None:
+        """Step ``(EV_BATCH, i, seat, size, intervals)``; ``player``'s own draws are known."""
         q, counts = ev[1], ev[2]
         cur = self.open[q]
-        if q == self.player or i < fixed_before:  # like a known draw
+        if q == self.player:  # cards known to leave the pile
             reserved = self._reserved
             for s in SPECIES:
                 reserved[s] += counts[s]
-            if q != self.player:
-                self.steps.append((EV_FIXED, i, q, sum(counts), tuple(cur), counts))
-                self._pos[q] += sum(counts)
             return
         k = sum(counts)
         self._pos[q] += k
@@ -300,9 +294,7 @@ class _Plan:
         solved: dict[int, tuple[int, ...]] = {}
         for step in self.steps[first:stop]:
             tag = step[0]
-            if tag == EV_FIXED:
-                _add_fixed(step, assigned)
-            elif tag == EV_BATCH:
+            if tag == EV_BATCH:
                 counts = solved[step[1]]
                 ivs = step[4]
                 for s in SPECIES:
@@ -333,7 +325,7 @@ class _Plan:
     def sample_split(self, rng: np.random.Generator, budget: int = SPLIT_BUDGET) -> tuple | None:
         """Exact search for public round-end discards: a lay whose interval spans a reshuffle
         got some of its cards from each pile; fixing those *splits* makes every pile an
-        independent flow problem. Depth-first over the splits (:class:`_SplitSearch`), each
+        independent flow problem. Depth-first over the splits (:class:`.flow.SplitSearch`), each
         choice checked by every pile's flow with the splits left open as ranges; a complete
         choice is then sampled pile by pile. Returns what :meth:`sample` returns, or None
         (budget spent, or face-down discards: their leftovers couple piles in a way this search
@@ -345,7 +337,7 @@ class _Plan:
             avails.append([public[s] - reserved[s] for s in SPECIES])
         if any(min(a) < 0 for a in avails):
             return None
-        search = _SplitSearch(self, avails, rng, budget)
+        search = SplitSearch(self, avails, rng, budget)
         if not search.feasible():
             return None
         solved = search.search(0)
@@ -353,11 +345,35 @@ class _Plan:
             return None
         return self._replay(solved)
 
+    # -- stage 4: the complete search ----------------------------------------------------------
+
+    def sample_complete(self, rng: np.random.Generator) -> tuple | None:
+        """The split search widened to face-down round ends (:class:`.flow.CompleteSearch`),
+        restarted in a new random order with twice the budget until it either finds a world or
+        has tried every choice: then no world is consistent with the log and this returns None.
+        """
+        avails = []
+        for g, (tag, public, reserved) in enumerate(self.pile_source):
+            own = self.fed_known[g - 1] if tag == EV_RESHUFFLE else [0] * NUM_SPECIES
+            avails.append([public[s] + own[s] - reserved[s] for s in SPECIES])
+        budget = COMPLETE_BUDGET
+        while True:
+            search = CompleteSearch(self, avails, rng, budget)
+            solved = search.search(0) if search.feasible() else None
+            if solved is not None:
+                return self._replay(solved)
+            if not search.cut:
+                return None
+            budget *= 2
+
     def _replay(self, solved: dict[int, tuple[int, ...]]) -> tuple | None:
         """The result of a replay whose every batch is given (``solved``: log index -> cards)."""
-        req = self.req
+        req, n = self.req, self.num_players
         assigned = [0] * len(req)
         avail = [0] * NUM_SPECIES
+        pending = [[0] * NUM_SPECIES for _ in range(n)]
+        source_own = [[0] * NUM_SPECIES for _ in range(n)]
+        leftovers: dict[int, tuple] = {}
         for step in self.steps:
             tag = step[0]
             if tag == EV_BATCH:
@@ -369,20 +385,13 @@ class _Plan:
                 if assigned[step[1]] != req[step[1]]:
                     return None
             elif tag in (EV_SOURCE, EV_RESHUFFLE):
-                avail = [step[1][s] - step[2][s] for s in SPECIES]
-            else:
-                return None  # round ends are not replayed here
+                avail, source_own = self.open_pile(step, pending)
+                pending = [[0] * NUM_SPECIES for _ in range(n)]
+            else:  # EV_ROUND_END
+                leftovers[step[1]] = self.round_end(step, assigned, pending)
             if min(avail) < 0:
                 return None
-        zeros = [[0] * NUM_SPECIES for _ in range(self.num_players)]
-        return self.hidden_of(assigned), avail, zeros, [z[:] for z in zeros], dict(solved), {}
-
-
-def _add_fixed(step: tuple, assigned: list[int]) -> None:
-    """A batch kept as it is: its cards go to its intervals."""
-    _, _, _, _, ivs, counts = step
-    for s in SPECIES:
-        assigned[ivs[s]] += counts[s]
+        return self.hidden_of(assigned), avail, pending, source_own, dict(solved), leftovers
 
 
 def _room(req: int, assigned: int, left: int) -> int:
@@ -442,10 +451,7 @@ class _FastReplay:
         req, assigned = self.req, self.assigned
         for step in plan.steps:
             tag = step[0]
-            if tag == EV_FIXED:
-                _add_fixed(step, assigned)
-                self.pos[step[2]] += step[3]
-            elif tag == EV_BATCH:
+            if tag == EV_BATCH:
                 if not self._batch(step):
                     return None
             elif tag == EV_CLOSE:
@@ -617,80 +623,3 @@ class _FastReplay:
             r, left = req[jv], left_here[jv] - 1
             left_here[jv] = left
             room[s] += left if r < 0 else min(left, r - assigned[jv])
-
-
-class _SplitSearch:
-    """The depth-first search of :meth:`_Plan.sample_split`: ``fixed[iv, g]`` is the number of
-    cards a lay interval spanning several piles takes from pile ``g``."""
-
-    def __init__(
-        self, plan: _Plan, avails: list[list[int]], rng: np.random.Generator, budget: int
-    ) -> None:
-        self.plan = plan
-        self.avails = avails
-        self.rng = rng
-        self.budget = budget
-        req, by_pile = plan.req, plan.by_pile
-        spanning = [iv for iv in range(len(req)) if req[iv] >= 0 and len(by_pile[iv]) >= 2]
-        self.choices = [(iv, g) for iv in spanning for g in sorted(by_pile[iv])[:-1]]
-        self.fixed: dict[tuple[int, int], int] = {}
-
-    def bounds(self, g: int) -> dict[int, tuple[int, int]] | None:
-        """Per interval with a requirement and positions in pile ``g``: the range of cards it
-        may take from it given the splits fixed so far; None if one range is empty."""
-        plan, fixed = self.plan, self.fixed
-        req, by_pile = plan.req, plan.by_pile
-        out = {}
-        for iv, k in plan.pile_intervals[g]:
-            if req[iv] < 0:
-                continue
-            piles = sorted(by_pile[iv])
-            if len(piles) == 1:
-                out[iv] = (req[iv], req[iv])
-                continue
-            if (iv, g) in fixed:
-                out[iv] = (fixed[iv, g], fixed[iv, g])
-                continue
-            done = sum(fixed.get((iv, h), 0) for h in piles[:-1])
-            rest = sum(by_pile[iv][h] for h in piles if h != g and (iv, h) not in fixed)
-            low, high = max(0, req[iv] - done - rest), min(k, req[iv] - done)
-            if low > high:
-                return None
-            out[iv] = (low, high)
-        return out
-
-    def feasible(self) -> bool:
-        """Whether every pile's flow accepts the splits fixed so far (any solution will do)."""
-        for g in range(self.plan.last_pile + 1):
-            b = self.bounds(g)
-            if b is None or pile_flow(self.plan, g, self.avails[g], b, None) is None:
-                return False
-        return True
-
-    def search(self, k: int) -> dict | None:
-        """Fix the splits from the ``k``-th on; then sample every pile: the cards of every
-        batch by log index, or None."""
-        if k == len(self.choices):
-            return self._sample_piles()
-        iv, g = self.choices[k]
-        low, high = self.bounds(g)[iv]
-        for value in self.rng.permutation(np.arange(low, high + 1)).tolist():
-            if self.budget <= 0:
-                return None
-            self.budget -= 1
-            self.fixed[iv, g] = value
-            if self.feasible():
-                found = self.search(k + 1)
-                if found is not None:
-                    return found
-            del self.fixed[iv, g]
-        return None
-
-    def _sample_piles(self) -> dict | None:
-        solved: dict[int, tuple[int, ...]] = {}
-        for g in range(self.plan.last_pile + 1):
-            part = pile_flow(self.plan, g, self.avails[g], self.bounds(g), self.rng)
-            if part is None:
-                return None
-            solved.update(part)
-        return solved

@@ -258,12 +258,6 @@ def test_upper_tail():
 # -- known faults outside the cases above -----------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="issue 16: Cubirds' last resort (face-down round-end discards only) keeps the true "
-    "hidden draws made before the current pile; found at 6 of 720 positions at 4 players",
-)
 def test_cubirds_face_down_discards_last_resort_depends_on_the_truth():
     from cardzoo.envs import cubirds_v0
 
