@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from cardzoo.envs.odins_ravens import Config, EndTurn, Extend, Fly, Odin, Reorder, State
+from cardzoo.envs.odins_ravens import Config, EndTurn, Extend, Fly, Odin, Reorder, State, Target
 
 LETTERS = "FMPSW"  # the land types of docs/rules/odins_ravens.md, in the engine's order
 CARD_NAMES = (*LETTERS, "O1", "O2", "O3", "O4")  # the kinds of a player's card
@@ -187,6 +187,27 @@ def test_a_second_o2_a_in_a_turn_rearranges_the_whole_auxiliary_deck_again():
         v = s.view(0)
         assert v.aux == order and v.rearranged == 0
         assert EndTurn() in s.legal_moves()  # back in the play phase
+
+
+def test_the_stone_fills_only_its_own_space():
+    """§1: a space is empty without a raven or the stone on it; the stone on card 2 of seat
+    0's path leaves card 2's other space and the rest of that path empty, so O4-A may put it
+    there."""
+    s = position(stone=(2, 0), hands=(["O4"], []))
+    assert not s.space_is_empty(2, 0)
+    assert s.space_is_empty(2, 1) and s.space_is_empty(3, 0) and s.space_is_empty(0, 0)
+    s.apply(Odin(3, 0, False))  # O4-A: put the stone on an empty space
+    targets = {(m.card, m.own_path) for m in s.legal_moves()}
+    assert {(3, True), (2, False), (0, True)} <= targets and (2, True) not in targets
+
+
+def test_no_target_decision_is_pending_once_o3_a_is_done():
+    s = position(hands=(["O3"], []))
+    s.apply(Odin(2, 0, False))  # O3-A: rotate an empty card
+    assert s.view(0).target_op != -1
+    s.apply(Target(1))
+    v = s.view(0)
+    assert v.target_op == -1 and v.paths[0][1] == 2 and v.paths[1][1] == 1
 
 
 # ---------------------------------------------------------------------------------------------
