@@ -21,6 +21,10 @@ CARD_NAMES = (*LETTERS, "O1", "O2", "O3", "O4")  # the kinds of a player's card
 P0, P1 = "FMPSW", "MPSWF"  # a row of five mixed land cards (F/M, M/P, P/S, S/W, W/F)
 
 
+def types(letters: str) -> list[int]:
+    return [LETTERS.index(c) for c in letters]
+
+
 def position(**kw) -> State:
     kw.setdefault("paths", (P0, P1))
     return State.from_position(**kw)
@@ -208,6 +212,17 @@ def test_no_target_decision_is_pending_once_o3_a_is_done():
     s.apply(Target(1))
     v = s.view(0)
     assert v.target_op == -1 and v.paths[0][1] == 2 and v.paths[1][1] == 1
+
+
+def test_no_card_choice_is_pending_once_o4_b_has_swapped():
+    s = position(hands=(["O4"], []))
+    s.apply(Odin(3, 1, False))  # O4-B: swap two empty cards
+    s.apply(Target(0))
+    assert s.view(0).swap_first == 0
+    s.apply(Target(3))
+    v = s.view(0)
+    assert v.swap_first == -1 and v.target_op == -1
+    assert v.paths == (tuple(types("SMPFW")), tuple(types("WPSMF")))
 
 
 # ---------------------------------------------------------------------------------------------
