@@ -54,10 +54,15 @@ Sampling, in this order (each stage only if the one before found nothing):
 3. **Split search** (:meth:`_Plan.sample_split`, public round-end discards only): fixes how many
    cards of each lay spanning a reshuffle came from each pile; then the piles are independent
    flows, so a complete choice that every pile's flow accepts is a consistent game.
-4. **Last resort** (:func:`_current_pile`): keeps the hidden draws made before the current pile
-   was formed as they really are and resamples the rest (one pile: a flow always solves it). The
-   result is consistent with all ``p`` has seen, but the kept cards are true ones ``p`` has not
-   seen, so a search relying on such a sample learns a little about them.
+4. **Complete search** (:meth:`_Plan.sample_complete`, :class:`.flow.CompleteSearch`): the
+   split search widened to face-down round ends. Besides the splits, it fixes how many cards of
+   each species the hands thrown away before a reshuffle kept from each earlier pile (they join
+   the reshuffled pile); with every choice fixed, each pile's content is known and the piles are
+   independent flows. Each partial choice is checked by the flows of the piles it touches, with
+   the open choices as ranges, which every consistent world passes, so no world is ever pruned:
+   the search, restarted in a new random order with a doubled budget whenever it runs out, finds
+   a world whenever one exists and reads nothing but ``p``'s log. When it has tried every choice
+   and found none, the log contradicts itself (a bug): :class:`SamplingError`.
 
 Measured in random play (2 to 5 players, every other option value, one ``determinize`` call every
 5 decisions), with the default public round-end discards: 15,854 calls, 28 needed stage 2, 14

@@ -33,8 +33,8 @@ EXACT_BUDGET = 600
 #: Split search: choices tried per search, and searches (each in a new random order).
 SPLIT_BUDGET = 600
 SPLIT_TRIES = 3
-#: Complete search: choices tried by its first run (each restart doubles it).
-COMPLETE_BUDGET = 100
+#: Complete search: choices tried by a run of unit length (at least twice the choices).
+COMPLETE_BUDGET = 60
 
 SPECIES = range(NUM_SPECIES)
 
@@ -349,22 +349,25 @@ class _Plan:
 
     def sample_complete(self, rng: np.random.Generator) -> tuple | None:
         """The split search widened to face-down round ends (:class:`.flow.CompleteSearch`),
-        restarted in a new random order with twice the budget until it either finds a world or
-        has tried every choice: then no world is consistent with the log and this returns None.
-        """
+        restarted in a new random order until it either finds a world or has tried every choice:
+        then no world is consistent with the log and this returns None. A run that goes astray
+        early can search long below a dead end, so the runs are short: their budgets follow the
+        Luby sequence (1, 1, 2, 1, 1, 2, 4, ... times a unit), which grows without end, so the
+        search stays complete."""
         avails = []
         for g, (tag, public, reserved) in enumerate(self.pile_source):
             own = self.fed_known[g - 1] if tag == EV_RESHUFFLE else [0] * NUM_SPECIES
             avails.append([public[s] + own[s] - reserved[s] for s in SPECIES])
-        budget = COMPLETE_BUDGET
+        run = 1
         while True:
-            search = CompleteSearch(self, avails, rng, budget)
+            search = CompleteSearch(self, avails, rng, 0)
+            search.budget = _luby(run) * max(COMPLETE_BUDGET, 2 * len(search.choices))
             solved = search.search(0) if search.feasible() else None
             if solved is not None:
                 return self._replay(solved)
             if not search.cut:
                 return None
-            budget *= 2
+            run += 1
 
     def _replay(self, solved: dict[int, tuple[int, ...]]) -> tuple | None:
         """The result of a replay whose every batch is given (``solved``: log index -> cards)."""
@@ -392,6 +395,19 @@ class _Plan:
             if min(avail) < 0:
                 return None
         return self.hidden_of(assigned), avail, pending, source_own, dict(solved), leftovers
+
+
+def _luby(i: int) -> int:
+    """The ``i``-th term (from 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ..."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while i != (1 << k) - 1:  # not the end of a block: the same as in the block before
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+    return 1 << (k - 1)
 
 
 def _room(req: int, assigned: int, left: int) -> int:

@@ -73,11 +73,23 @@ def test_the_complete_search_reads_no_true_hidden_card():
     assert a == b
 
 
-def test_restarts_reach_a_world_from_a_tiny_budget(monkeypatch):
-    monkeypatch.setattr(hidden_replay, "COMPLETE_BUDGET", 1)
+def test_runs_cut_short_are_restarted(monkeypatch):
+    runs = []
+    luby = hidden_replay._luby
+
+    def no_budget_at_first(i: int) -> int:
+        runs.append(i)
+        return 0 if i < 4 else luby(i)
+
+    monkeypatch.setattr(hidden_replay, "_luby", no_budget_at_first)
     state = _late_5011()
     result = hidden_replay._Plan(state.log, 0, 4).sample_complete(np.random.default_rng(0))
     agrees_with_what_was_seen(state, _apply(state, 0, result), 0)
+    assert runs[:4] == [1, 2, 3, 4]
+
+
+def test_luby_sequence():
+    assert [hidden_replay._luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4] * 2 + [8]
 
 
 def test_the_complete_search_alone_is_consistent_in_random_play():
