@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 from cardzoo.envs.core import make_rng
 from cardzoo.envs.odins_ravens import hidden
 from cardzoo.envs.odins_ravens.config import Config, card_totals
@@ -191,7 +192,7 @@ def _land_type(x: Any) -> int:
         if letter in LAND_LETTERS:
             return LAND_LETTERS.index(letter)
         raise ValueError(f"unknown land type {x!r}; land types: {', '.join(LAND_LETTERS)}")
-    if isinstance(x, bool) or not 0 <= x < NUM_TYPES:
+    if not _is_int(x) or not 0 <= x < NUM_TYPES:
         raise ValueError(f"land type must be 0..{NUM_TYPES - 1} or a letter, got {x!r}")
     return int(x)
 
@@ -202,6 +203,11 @@ def _kind(x: Any) -> int:
         if name in KIND_NAMES:
             return KIND_NAMES.index(name)
         raise ValueError(f"unknown card {x!r}; cards: {', '.join(KIND_NAMES)}")
-    if isinstance(x, bool) or not 0 <= x < NUM_KINDS:
+    if not _is_int(x) or not 0 <= x < NUM_KINDS:
         raise ValueError(f"card kind must be 0..{NUM_KINDS - 1} or a name, got {x!r}")
     return int(x)
+
+
+def _is_int(x: Any) -> bool:
+    """An int or numpy integer, not a bool: a float such as 0.5 must not pass as kind 0."""
+    return isinstance(x, (int, np.integer)) and not isinstance(x, bool)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pytest
 from cardzoo.envs.odins_ravens import Config, EndTurn, Extend, Fly, Odin, Reorder, State, Target
 
@@ -230,7 +231,7 @@ def test_no_card_choice_is_pending_once_o4_b_has_swapped():
 
 
 def test_card_kinds_may_be_given_as_numbers_0_to_8():
-    s = position(hands=([0, 8, "o4", " f "], []))
+    s = position(hands=([0, np.int64(8), "o4", " f "], []))
     assert s.view(0).hand == (2, 0, 0, 0, 0, 0, 0, 0, 2)
 
 
@@ -240,7 +241,7 @@ def test_land_types_may_be_given_as_numbers_or_words_read_by_their_first_letter(
     assert s.view(0).paths == ((0, 1, 2, 3, 4), (1, 2, 3, 4, 0))
 
 
-@pytest.mark.parametrize("card", [9, -1, True, False])
+@pytest.mark.parametrize("card", [9, -1, True, False, 0.5, 1.0, None])
 def test_card_kind_out_of_range_is_refused_by_name(card):
     msg = error(hands=([card], []))
     assert msg == f"card kind must be 0..8 or a name, got {card!r}"
@@ -250,7 +251,7 @@ def test_unknown_card_name_error_lists_the_card_names():
     assert error(hands=(["O5"], [])) == f"unknown card 'O5'; cards: {', '.join(CARD_NAMES)}"
 
 
-@pytest.mark.parametrize("land", [5, -1, True])
+@pytest.mark.parametrize("land", [5, -1, True, 0.5, None])
 def test_land_type_out_of_range_is_refused_by_name(land):
     msg = error(paths=([land, 1, 2, 3, 4], [1, 2, 3, 4, 0]))
     assert msg == f"land type must be 0..4 or a letter, got {land!r}"
