@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
 from cardzoo.envs.core import make_rng
 from cardzoo.envs.cubirds import hidden
 from cardzoo.envs.cubirds.config import Config
@@ -58,13 +59,25 @@ def from_position(
 
 
 def species_ids(cards: list[int] | str) -> list[int]:
-    """Species ids from ids or spec letters."""
-    return [SPECIES_LETTERS.index(c) if isinstance(c, str) else int(c) for c in cards]
+    """Species ids from ids or spec letters; ``ValueError`` names a card that is neither."""
+    return [_species(c) for c in cards]
+
+
+def _species(card: object) -> int:
+    if isinstance(card, str) and len(card) == 1 and card in SPECIES_LETTERS:
+        return SPECIES_LETTERS.index(card)
+    if isinstance(card, (int, np.integer)) and not isinstance(card, bool):
+        if 0 <= card < NUM_SPECIES:
+            return int(card)
+    raise ValueError(
+        f"unknown card {card!r}: a species id 0..{NUM_SPECIES - 1} or one of the letters "
+        f"{SPECIES_LETTERS!r}"
+    )
 
 
 def species_counts(cards: list[int] | str) -> list[int]:
     """Cards per species, from species ids or spec letters."""
     counts = [0] * NUM_SPECIES
-    for s in cards if isinstance(cards, list) else species_ids(cards):
+    for s in species_ids(cards):
         counts[s] += 1
     return counts

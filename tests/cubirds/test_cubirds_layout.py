@@ -108,3 +108,19 @@ def test_a_lay_of_more_cards_than_were_drawn_is_a_dead_end():
     plan = _Plan(_lay_log(4), player=0, num_players=2)
     assert _FastReplay(plan, np.random.default_rng(0))._hall(1, 0) is None
     assert all(plan.sample(np.random.default_rng(seed)) is None for seed in range(5))
+
+
+@pytest.mark.parametrize("bad", [0.5, "Z", "FO", 8, -1, None, True])
+def test_a_hand_set_card_that_is_no_species_is_refused_by_name(bad):
+    from cardzoo.envs.cubirds import Config, State
+
+    rows = [[0, 1, 2], [3, 4, 5], [6, 7, 0], [1, 2, 3]]
+    with pytest.raises(ValueError, match=r"unknown card .*: a species id 0\.\.7 or one of"):
+        State.from_position(
+            Config(), hands=[[bad], [1]], rows=rows, draw=[], discard=[], current_player=0
+        )
+    # letters and numpy ints are cards
+    s = State.from_position(
+        Config(), hands=["FO", [np.int64(7)]], rows=rows, draw="T", discard=[], current_player=0
+    )
+    assert s.hands[0][0] == 1 and s.hands[0][1] == 1 and s.hands[1][7] == 1
