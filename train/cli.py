@@ -3,6 +3,8 @@
 cardzoo list
 cardzoo eval cubirds --agents heuristic,random --games 1000 --players 2 [--seed S] [--json F]
 cardzoo eval cubirds --players 3 draw_after_empty_hand=true   # rule options as key=value
+cardzoo eval cubirds --games 10 --record DIR    # also save each game as a record in DIR
+cardzoo replay DIR/cubirds-2p-g3.json [--seat K] [--step N]   # show a record step by step
 cardzoo demo [--games N]        # heuristic vs random on every game and player count
 cardzoo train beasty_bar [--players N] [--timesteps T] [--envs K] [--seed S] [--out DIR]
 cardzoo train --resume DIR      # continue a run (needs the train extra)
@@ -172,10 +174,19 @@ def _eval(
     config: dict[str, Any],
     workers: int,
     quiet: bool,
+    record_dir: str | None = None,
 ) -> Any:
     progress = None if quiet else progress_bar(f"{game} {players}p")
     return run_tournament(
-        game, agents, n_games, players, seed=seed, config=config, progress=progress, workers=workers
+        game,
+        agents,
+        n_games,
+        players,
+        seed=seed,
+        config=config,
+        progress=progress,
+        workers=workers,
+        record_dir=record_dir,
     )
 
 
@@ -183,6 +194,30 @@ def check_tournament_numbers(args: argparse.Namespace) -> None:
     check_count("--games", args.games, 1, MAX_GAMES)
     check_count("--seed", args.seed, 0)
     check_count("--workers", args.workers, 1, MAX_WORKERS)
+
+
+def prepare_record_folder(folder: str, game: str, players: int) -> None:
+    """Make ``folder`` for ``eval --record`` (and its parents); refuse a file, an unwritable
+    place, or a folder that already holds records this run would overwrite."""
+    from cardzoo.train.records import record_filename, record_prefix
+
+    if not folder.strip():
+        raise ValueError("--record names an empty folder")
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise ValueError(f"--record {folder}: not a folder")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as err:
+        raise ValueError(
+            f"--record {folder}: cannot make the folder: {err.strerror or err}"
+        ) from None
+    prefix = record_prefix(game, players)
+    if any(name.startswith(prefix) for name in os.listdir(folder)):
+        raise ValueError(
+            f"--record {folder} already holds {prefix}*.json records: choose another folder "
+            "(or remove them) so that no game is overwritten"
+        )
+    check_output_path(os.path.join(folder, record_filename(game, players, 0)))
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -197,13 +232,55 @@ def cmd_eval(args: argparse.Namespace) -> int:
     check_tournament_numbers(args)
     check_output_path(args.json)
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    if args.record is not None:
+        prepare_record_folder(args.record, load(args.game).GAME.name, args.players)
     result = _eval(
-        args.game, agents, args.games, args.players, args.seed, config, args.workers, args.quiet
+        args.game,
+        agents,
+        args.games,
+        args.players,
+        args.seed,
+        config,
+        args.workers,
+        args.quiet,
+        args.record,
     )
     print(result.table())
     if args.json:
         write_json(args.json, result.to_dict())
         print(f"results written to {args.json}")
+    if args.record is not None:
+        print(f"{args.games} game records written to {args.record}")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Show a game record step by step (after checking that it replays exactly)."""
+    from cardzoo.train.records import describe, describe_result, load_record, replay_steps
+
+    record = load_record(args.file)
+    last = len(record["decisions"])
+    if args.step is not None:
+        check_count("--step", args.step, 0, last)
+    steps = replay_steps(record, seat=args.seat)  # checks the whole record before printing
+    view = "all-seeing view" if args.seat is None else f"seen by seat {args.seat}"
+    lines = [describe(record), view]
+    for step in steps:
+        if args.step is not None and step.index != args.step:
+            continue
+        if step.index == 0:
+            lines.append(f"\n== step 0/{last}: the deal ==")
+        else:
+            lines.append(
+                f"\n== step {step.index}/{last}: seat {step.seat} ({step.agent}): {step.move} =="
+            )
+        lines.append(step.table)
+    lines.append(f"\n{describe_result(record)}")
+    try:
+        print("\n".join(lines))
+        sys.stdout.flush()
+    except BrokenPipeError:  # `cardzoo replay FILE | head`: the reader has seen enough
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 
@@ -382,6 +459,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_bench(sub)
     _add_demo(sub)
     _add_train(sub)
+    _add_replay(sub)
     return parser
 
 
@@ -419,6 +497,11 @@ def _add_eval(sub: Any) -> None:
         "--variant", help="a named variant of the game (see `cardzoo list`), e.g. advanced"
     )
     p.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    p.add_argument(
+        "--record",
+        metavar="DIR",
+        help="also save each game as a JSON game record in DIR (see docs/records.md)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     # parsed into (key, value) pairs by main(), which also collects them after the flags
     p.add_argument(
@@ -524,6 +607,27 @@ def _add_train(sub: Any) -> None:
     # parsed into (key, value) pairs by main(), which also collects them after the flags
     p.add_argument("options", nargs="*", default=[], metavar="key=value", help="rule options")
     p.set_defaults(func=cmd_train)
+
+
+def _add_replay(sub: Any) -> None:
+    """The ``replay`` subcommand: show a game record step by step."""
+    p = sub.add_parser(
+        "replay",
+        help="show a game record (from eval --record) step by step",
+        description="Deal the recorded game again from its seed, play every recorded move "
+        "(checking each) and print the table after each step. See docs/records.md.",
+    )
+    p.add_argument("file", help="a record file written by `cardzoo eval --record DIR`")
+    p.add_argument(
+        "--seat",
+        type=int,
+        metavar="K",
+        help="show the table as seat K sees it (default: all-seeing, every hand shown)",
+    )
+    p.add_argument(
+        "--step", type=int, metavar="N", help="show only step N (0: the deal; default: all)"
+    )
+    p.set_defaults(func=cmd_replay)
 
 
 def _rule_options(args: argparse.Namespace, extra: list[str]) -> list[tuple[str, Any]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -12,6 +13,7 @@ from typing import Any
 from cardzoo.agents import Seat, make_agent
 from cardzoo.envs import load
 from cardzoo.envs.outcome import DRAW, LOSS, RESULTS, WIN
+from cardzoo.train.records import GameRecorder, record_filename, write_record
 
 #: Upper bounds of a tournament: far beyond any useful run, low enough that a typo (an extra
 #: digit or two) fails at once rather than running for days or forking thousands of processes.
@@ -140,11 +142,14 @@ def run_tournament(
     config: dict[str, Any] | None = None,
     progress: Callable[[int, int], None] | None = None,
     workers: int = 1,
+    record_dir: str | None = None,
 ) -> TournamentResult:
     """Play ``games`` games; in game ``g`` lineup slot ``i`` sits in seat ``(i + g) % players``.
 
     Game ``g`` and its agents are seeded from ``(seed, g)`` alone, so the result does not depend
-    on ``workers`` (the number of processes sharing the games).
+    on ``workers`` (the number of processes sharing the games). With ``record_dir`` (an existing
+    folder) each game is also saved there as a game record (:mod:`cardzoo.train.records`), named
+    by :func:`~cardzoo.train.records.record_filename`; each worker writes its own games.
     """
     if not 1 <= games <= MAX_GAMES:
         raise ValueError(f"games must be >= 1 and at most {MAX_GAMES:,}, got {games}")
@@ -170,7 +175,7 @@ def run_tournament(
     # At most ~10,000 jobs, made lazily: a long tournament must not queue millions of jobs.
     chunk = max(1, min(max(50, games // 10_000), games // (workers * 4) or 1))
     jobs = (
-        (game, specs, players, seed, config, g, min(g + chunk, games))
+        (game, specs, players, seed, config, g, min(g + chunk, games), record_dir, games)
         for g in range(0, games, chunk)
     )
     workers = min(workers, -(-games // chunk))  # no idle processes
@@ -212,7 +217,7 @@ def _ignore_ctrl_c() -> None:
 
 def _play_games(job: tuple) -> dict[str, Any]:
     """Play games ``first..last-1`` of a tournament; returns counts to merge."""
-    game, specs, players, seed, config, first, last = job
+    game, specs, players, seed, config, first, last, record_dir, games = job
     module = load(game)
     env = module.env(num_players=players, **config)
     plain = module.GAME.name
@@ -225,13 +230,17 @@ def _play_games(job: tuple) -> dict[str, Any]:
         "records": [[0, 0, 0] for _ in specs],  # wins, draws, losses per lineup slot
     }
     for g in range(first, last):
-        env.reset(seed=seed * 1_000_003 + g)
-        agents = [
-            make_agent(spec, plain, seed=(seed * 1_000_003 + g) * 16 + i)
-            for i, spec in enumerate(specs)
-        ]
+        game_seed = seed * 1_000_003 + g
+        env.reset(seed=game_seed)
+        agents = [make_agent(spec, plain, seed=game_seed * 16 + i) for i, spec in enumerate(specs)]
         slot_of_seat = {(i + g) % players: i for i in range(players)}
         unwrapped = env.unwrapped
+        recorder = None
+        if record_dir is not None:
+            seat_specs = [specs[slot_of_seat[q]] for q in range(players)]
+            recorder = GameRecorder(
+                unwrapped, game_seed, seat_specs, config, {"seed": seed, "game": g}
+            )
         for agent_id in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
             if term or trunc:
@@ -241,8 +250,13 @@ def _play_games(job: tuple) -> dict[str, Any]:
             action = agents[slot_of_seat[seat]].act(
                 obs["observation"], obs["action_mask"], seat=Seat(env.unwrapped.game_state, seat)
             )
+            if recorder is not None:
+                recorder.decide(action)
             env.step(action)
             part["steps"] += 1
+        if recorder is not None:
+            name = record_filename(plain, players, g, games)
+            write_record(recorder.finish(), os.path.join(record_dir, name))
         part["turns"] += unwrapped.game_state.turn
         result = unwrapped.outcome()
         if result.truncated:
