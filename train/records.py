@@ -354,7 +354,10 @@ def replay_record(
     at the first difference.
     """
     env = make_env(record)
-    env.reset(seed=record["seed"])
+    try:
+        env.reset(seed=record["seed"])
+    except ValueError as err:
+        raise RecordError(f"field seed: {err}") from None
     if on_step is not None:
         on_step(0, None, env)
     decisions = record["decisions"]

@@ -205,6 +205,7 @@ def test_another_legal_action_with_the_old_text_is_refused_naming_the_step(sampl
         (lambda r: r["config"].update(max_turns=999), "field config: rule option max_turns"),
         (lambda r: r["options"].update(colour="red"), "unknown Cubirds option(s) ['colour']"),
         (lambda r: r.update(seed=r["seed"] + 1), "step "),  # another deal: some step fails
+        (lambda r: r.update(seed=-1), "field seed: seed must be a non-negative int"),
         (lambda r: r["result"].update(winners=[]), "field result.winners: the replay gives"),
         (lambda r: r["result"].update(rewards=[0.0, 0.0]), "field result.rewards"),
         (lambda r: r.update(format_version=2), "field format_version: this cardzoo reads version"),
@@ -311,3 +312,21 @@ def test_eval_record_misuse_ends_in_one_error_line(tmp_path, capsys):
     argv = ["eval", "cubirds", "--players", "3", *base[2:], str(tmp_path / "full")]
     code, _, err = run(argv, capsys)
     assert code == 0, err
+
+
+def test_a_record_cut_short_names_its_last_step(sample):
+    cut = len(sample["decisions"]) - 3
+    bad = tampered(sample, lambda r: r.update(decisions=r["decisions"][:cut]))
+    with pytest.raises(RecordError, match=rf"^step {cut}: the record ends after this step, but"):
+        replay_record(bad)
+
+
+def test_a_record_starts_only_with_a_fresh_game():
+    env = load("beasty_bar").env(num_players=2)
+    env.reset(seed=0)
+    env.step(env.legal_actions()[0])
+    with pytest.raises(ValueError, match="right after env.reset"):
+        GameRecorder(env, 0, ["random", "random"])
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="1 agent names given for 2 seats"):
+        GameRecorder(env, 0, ["random"])
