@@ -105,6 +105,9 @@ class GameSpec:
     #: Rule option -> its non-default values that change the rules or what players see; the
     #: conformance suite runs one case per value (at the smallest player count).
     option_values: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    #: ``svg(state, seat)``: the game's SVG picture of ``state`` seen by ``seat`` (built from
+    #: ``state.view(seat)`` only), or all-seeing for ``None``; see :meth:`CardGameEnv.render_svg`.
+    svg: Callable[[Any, int | None], str] | None = None
 
     @property
     def env_name(self) -> str:
@@ -465,6 +468,20 @@ class CardGameEnv(AECEnv, EzPickle):
         if self.game_state is None:
             raise reset_required("render_for()")
         return self.game_state.render_for(self.seat_of(agent))
+
+    def render_svg(self, seat: int | None = None) -> str:
+        """The table as SVG text: what seat ``seat`` (0..N-1) may see, or all-seeing for
+        ``None`` (every hand shown, for replays). Cards are drawn as labelled shapes."""
+        if self.game_state is None:
+            raise reset_required("render_svg()")
+        if self.game.svg is None:
+            raise NotImplementedError(f"{self.game.title} has no SVG picture")
+        if isinstance(seat, np.integer):
+            seat = int(seat)
+        n = self.config.num_players
+        if seat is not None and (type(seat) is not int or not 0 <= seat < n):
+            raise ValueError(f"seat must be None or an int seat 0..{n - 1}, got {seat!r}")
+        return self.game.svg(self.game_state, seat)
 
     def agent_iter(self, max_iter: int = 2**63) -> Any:
         """PettingZoo's agent iterator; refused before ``reset()`` (it would yield nothing)."""

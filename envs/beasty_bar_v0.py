@@ -133,6 +133,7 @@ from typing import Any
 from cardzoo.encoders.beasty_bar import ENCODERS
 from cardzoo.envs.base import CardGameEnv, GameSpec
 from cardzoo.envs.beasty_bar import Config, State
+from cardzoo.envs.beasty_bar.svg import svg_for
 
 GAME = GameSpec(
     name="beasty_bar",
@@ -149,6 +150,7 @@ GAME = GameSpec(
         "chameleon_may_decline": (True,),
         "first_player": (1,),
     },
+    svg=svg_for,
 )
 
 

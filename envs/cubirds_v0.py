@@ -146,6 +146,7 @@ from typing import Any
 from cardzoo.encoders.cubirds import ENCODERS
 from cardzoo.envs.base import CardGameEnv, GameSpec
 from cardzoo.envs.cubirds import Config, State
+from cardzoo.envs.cubirds.svg import svg_for
 
 GAME = GameSpec(
     name="cubirds",
@@ -162,6 +163,7 @@ GAME = GameSpec(
         "flock_step": ("always",),
         "midturn_exhaustion": ("partial",),
     },
+    svg=svg_for,
 )
 
 

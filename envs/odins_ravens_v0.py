@@ -149,6 +149,7 @@ from typing import Any
 from cardzoo.encoders.odins_ravens import ENCODERS
 from cardzoo.envs.base import CardGameEnv, GameSpec
 from cardzoo.envs.odins_ravens import Config, State
+from cardzoo.envs.odins_ravens.svg import svg_for
 
 GAME = GameSpec(
     name="odins_ravens",
@@ -162,6 +163,7 @@ GAME = GameSpec(
     # Each value is a full conformance case (random games are long here): the one rule option
     # that changes what is legal and what a player learns.
     option_values={"joker_requires_no_match": (True,)},
+    svg=svg_for,
 )
 
 

@@ -147,6 +147,7 @@ from typing import Any
 from cardzoo.encoders.sitting_ducks import ENCODERS
 from cardzoo.envs.base import CardGameEnv, GameSpec
 from cardzoo.envs.sitting_ducks import Config, State
+from cardzoo.envs.sitting_ducks.svg import svg_for
 
 GAME = GameSpec(
     name="sitting_ducks",
@@ -164,6 +165,7 @@ GAME = GameSpec(
     },
     # The one option that changes what a player observes (rules and decks are in the variants).
     option_values={"observe_duck_deck_bottom": (True,)},
+    svg=svg_for,
 )
 
 

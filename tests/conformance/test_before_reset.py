@@ -25,6 +25,7 @@ NEEDS_GAME = {
     "state": (),
     "render": (),
     "render_for": ("player_0",),
+    "render_svg": (),
     "legal_actions": (),
     "view": ("player_0",),
     "agent_iter": (),
