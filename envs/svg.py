@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
-CARD_W, CARD_H, GAP = 96, 60, 8
+CARD_W, CARD_H, GAP = 96, 66, 8
 PER_LINE = 10  # cards per line before a section wraps
 MARGIN, LABEL_H, TITLE_H = 16, 20, 54
 WIDTH = 2 * MARGIN + PER_LINE * (CARD_W + GAP) - GAP
@@ -26,8 +26,8 @@ class Card:
     name: str
     colour: str = "#f2efe6"
     count: int = 1
-    note: str = ""  # a short second line, e.g. "strength 12" or "raven here"
-    face_down: bool = False  # drawn grey with "?" instead of a name
+    note: str = ""  # small text at the bottom (up to two "\n"-separated lines of ~15 chars)
+    face_down: bool = False  # drawn grey, ``name`` says what pile it is; skipped when count is 0
     mark: bool = False  # a thick outline (a target, a raven's card)
 
 
@@ -72,7 +72,7 @@ def card(x: float, y: float, c: Card) -> str:
         f'<rect x="{x:g}" y="{y:g}" width="{CARD_W}" height="{CARD_H}" rx="8" ry="8" '
         f'fill="{fill}" {stroke}/>'
     ]
-    lines = ["?"] if c.face_down else _wrap(c.name)
+    lines = _wrap(c.name) + ["(face down)"] if c.face_down else _wrap(c.name)
     for i, line in enumerate(lines):
         parts.append(
             text(x + CARD_W / 2, y + 18 + 13 * i, line, 12, text_anchor="middle", fill=ink)
@@ -81,8 +81,8 @@ def card(x: float, y: float, c: Card) -> str:
         parts.append(
             text(x + CARD_W - 6, y + CARD_H - 6, f"x{c.count}", 13, text_anchor="end", fill=ink)
         )
-    if c.note:
-        parts.append(text(x + 6, y + CARD_H - 6, c.note, 10, fill=ink))
+    for i, line in enumerate(reversed(c.note.split("\n")[:2]) if c.note else ()):
+        parts.append(text(x + 6, y + CARD_H - 6 - 12 * i, line, 10, fill=ink))
     return f'<g class="card">{"".join(parts)}</g>'
 
 
@@ -91,6 +91,7 @@ def page(title: str, status: str, sections: Sequence[Section]) -> str:
     body: list[str] = []
     y = TITLE_H
     for s in sections:
+        s = Section(s.key, s.label, [c for c in s.cards if c.count or not c.face_down])
         group = [text(MARGIN, y + 14, s.label, 13, font_weight="bold")]
         y += LABEL_H
         if not s.cards:

@@ -38,7 +38,7 @@ def svg_for(state: Any, seat: int | None) -> str:
         Section(
             "queue",
             "Queue (Heaven's Gate first, \"That's it\" at the back)",
-            [_animal(a, o, f"{i + 1}. str {a}") for i, (a, o) in enumerate(view.queue)],
+            [_animal(a, o, f"place {i + 1}\n{a}, seat {o}") for i, (a, o) in enumerate(view.queue)],
         ),
         _door("bar", "Heaven's Gate: in the bar", view.bar),
         _door("thats-it", '"That\'s it": turned away', view.thats_it),

@@ -7,7 +7,9 @@ same picture, while the all-seeing picture (``seat=None``) changes with the hidd
 
 from __future__ import annotations
 
+import os
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,11 +19,9 @@ from cardzoo.envs.beasty_bar.data import NAMES
 from cardzoo.envs.cubirds.data import SPECIES_NAMES
 from cardzoo.envs.odins_ravens.svg import KIND_LABELS
 from cardzoo.envs.sitting_ducks.data import CARD_NAMES
+from conformance_cases import CASES
 
 NS = "{http://www.w3.org/2000/svg}"
-CASES = [
-    pytest.param(m, n, id=f"{m.GAME.env_name}-{n}p") for m in games() for n in m.GAME.player_counts
-]
 
 
 def held_names(game: str, view) -> set[str]:
@@ -42,9 +42,10 @@ def section_text(svg: str, key: str) -> str:
     return " ".join(t.text or "" for t in group.iter(f"{NS}text"))
 
 
-def positions(module, n: int, count: int = 3):
+def positions(module, config: dict, count: int = 3):
     """A few positions of a seeded random game: the deal, then after some random moves."""
-    env = module.env(num_players=n)
+    env = module.env(**config)
+    n = env.unwrapped.config.num_players
     env.reset(seed=7 * n)
     rng = np.random.default_rng(n)
     for stop in range(count):
@@ -58,12 +59,14 @@ def positions(module, n: int, count: int = 3):
             env.step(legal[rng.integers(len(legal))])
 
 
-@pytest.mark.parametrize("module,n", CASES)
-def test_seat_pictures_show_only_what_the_seat_sees(module, n):
+@pytest.mark.parametrize("module,config", CASES)
+def test_seat_pictures_show_only_what_the_seat_sees(module, config):
+    # Every game at every player count, and each variant and rule option that changes the view.
     game = module.GAME
     differed = 0
-    for env in positions(module, n):
+    for env in positions(module, config):
         state = env.unwrapped.game_state
+        n = state.num_players
         everything = env.unwrapped.render_svg()
         for seat in range(n):
             svg = env.unwrapped.render_svg(seat)
@@ -104,5 +107,29 @@ def test_other_hands_are_face_down_counts(module):
     state = env.unwrapped.game_state
     svg = env.unwrapped.render_svg(0)
     other = section_text(svg, "hand-1")
-    assert "?" in other
+    assert "hand (face down)" in other
     assert f"x{state.view(0).hand_sizes[1]}" in other
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "images"
+
+
+def example_svg(module) -> str:
+    """The example picture in docs/images: seat 0's view after 12 seeded random moves."""
+    env = module.env(num_players=min(module.GAME.player_counts[-1], 3))
+    env.reset(seed=2026)
+    rng = np.random.default_rng(0)
+    for _ in range(12):
+        legal = env.unwrapped.legal_actions()
+        env.step(legal[rng.integers(len(legal))])
+    return env.unwrapped.render_svg(0)
+
+
+@pytest.mark.parametrize("module", games(), ids=lambda m: m.GAME.name)
+def test_docs_example_pictures_are_current(module):
+    # Regenerate after a drawing change: CARDZOO_WRITE_SVG=1 pytest tests/conformance/test_svg.py
+    path = EXAMPLES / f"{module.GAME.name}.svg"
+    svg = example_svg(module)
+    if os.environ.get("CARDZOO_WRITE_SVG"):
+        path.write_text(svg)
+    assert path.read_text() == svg
