@@ -133,3 +133,14 @@ def test_docs_example_pictures_are_current(module):
     if os.environ.get("CARDZOO_WRITE_SVG"):
         path.write_text(svg)
     assert path.read_text() == svg
+
+
+def test_builder_escapes_text_and_attributes():
+    from cardzoo.envs.svg import Card, Section, page
+
+    odd = "a <b> & \"c\" 'd'"
+    svg = page(odd, odd, [Section(odd, odd, [Card(odd, note=odd), Card(odd, face_down=True)])])
+    root = ET.fromstring(svg)
+    (group,) = [g for g in root.iter(f"{NS}g") if g.get("class") == "section"]
+    assert group.get("id") == odd
+    assert odd in [t.text for t in root.iter(f"{NS}text")]
