@@ -5,6 +5,7 @@ cardzoo eval cubirds --agents heuristic,random --games 1000 --players 2 [--seed 
 cardzoo eval cubirds --players 3 draw_after_empty_hand=true   # rule options as key=value
 cardzoo eval cubirds --games 10 --record DIR    # also save each game as a record in DIR
 cardzoo replay DIR/cubirds-2p-g3.json [--seat K] [--step N]   # show a record step by step
+cardzoo play beasty_bar [--players N] [--opponents heuristic] [--seat K] [--record DIR]
 cardzoo demo [--games N]        # heuristic vs random on every game and player count
 cardzoo train beasty_bar [--players N] [--timesteps T] [--envs K] [--seed S] [--out DIR]
 cardzoo train --resume DIR      # continue a run (needs the train extra)
@@ -284,6 +285,31 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    """A human in the terminal against agents (see cardzoo.train.play and docs/play.md)."""
+    from cardzoo.train.play import play
+
+    options = dict(args.options)
+    if args.variant is not None:
+        if options.get("variant", args.variant) != args.variant:
+            raise ValueError(
+                f"two variants given: --variant {args.variant} and variant={options['variant']}"
+            )
+        options["variant"] = args.variant
+    if args.players is not None:
+        check_count("--players", args.players, 1)
+    play(
+        args.game,
+        players=args.players,
+        opponents=args.opponents.split(","),
+        seat=args.seat,
+        seed=args.seed,
+        options=options,
+        record_dir=args.record,
+    )
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     """The main job: the heuristic against random on every game that has a heuristic."""
     check_tournament_numbers(args)
@@ -460,6 +486,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_demo(sub)
     _add_train(sub)
     _add_replay(sub)
+    _add_play(sub)
     return parser
 
 
@@ -628,6 +655,37 @@ def _add_replay(sub: Any) -> None:
         "--step", type=int, metavar="N", help="show only step N (0: the deal; default: all)"
     )
     p.set_defaults(func=cmd_replay)
+
+
+def _add_play(sub: Any) -> None:
+    """The ``play`` subcommand: a human at the terminal against agents."""
+    p = sub.add_parser(
+        "play",
+        help="play a game yourself in the terminal against agents",
+        description="Each of your turns shows your view of the table, the others' moves since "
+        "your last one and a numbered list of your legal moves: type a number (q quits, nothing "
+        "saved). See docs/play.md.",
+    )
+    p.add_argument("game", help=f"plain or versioned name: {', '.join(ENV_MODULES)}")
+    p.add_argument("--players", type=int, help="seats (default: the game's or variant's count)")
+    p.add_argument(
+        "--opponents",
+        default="random",
+        metavar="SPEC,...",
+        help="agent specs of the other seats in seat order (random, heuristic, ppo:PATH); the "
+        "last fills spare seats (default random)",
+    )
+    p.add_argument("--seat", type=int, default=0, metavar="K", help="your seat (default 0)")
+    p.add_argument("--seed", type=int, help="deal this game (default: a random seed, printed)")
+    p.add_argument("--variant", help="a named variant of the game (see `cardzoo list`)")
+    p.add_argument(
+        "--record",
+        metavar="DIR",
+        help="save the finished game as a record in DIR (docs/records.md)",
+    )
+    # parsed into (key, value) pairs by main(), which also collects them after the flags
+    p.add_argument("options", nargs="*", default=[], metavar="key=value", help="rule options")
+    p.set_defaults(func=cmd_play)
 
 
 def _rule_options(args: argparse.Namespace, extra: list[str]) -> list[tuple[str, Any]]:
