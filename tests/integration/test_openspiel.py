@@ -1,0 +1,131 @@
+"""The four games through OpenSpiel (``cardzoo.envs.openspiel``): docs/openspiel.md."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from cardzoo.envs import games, make  # noqa: E402
+from cardzoo.envs.openspiel import register_games  # noqa: E402
+
+SPECS = [m.raw_env.game for m in games()]
+CASES = [(s.name, n) for s in SPECS for n in s.player_counts]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _registered() -> None:
+    register_games()
+
+
+def load(name: str, players: int, seed: int = 0):
+    return pyspiel.load_game(f"python_cardzoo_{name}", {"players": players, "seed": seed})
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_load_every_game_and_player_count(name: str, players: int) -> None:
+    game = load(name, players)
+    assert game.num_players() == players
+    state = game.new_initial_state()
+    assert state.current_player() in range(players)
+    assert state.legal_actions()
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_random_sim_test_passes(name: str, players: int) -> None:
+    # Odin's Ravens games run to ~1000 moves and random_sim_test replays each from its start:
+    # one simulation keeps it to a few seconds.
+    sims = 1 if name == "odins_ravens" else 2
+    game = load(name, players)
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    pyspiel.random_sim_test(game, num_sims=sims, serialize=False, verbose=False)
+
+
+def test_bad_player_count_is_refused() -> None:
+    with pytest.raises(ValueError, match="num_players"):
+        load("odins_ravens", 3)
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_trajectory_equals_the_env(name: str, players: int) -> None:
+    seed = 11
+    state = load(name, players, seed).new_initial_state()
+    env = make(name, num_players=players)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(5)
+    while not state.is_terminal():
+        agent = env.agent_selection
+        mask = env.observe(agent)["action_mask"]
+        assert state.current_player() == env.unwrapped.seat_of(agent)
+        assert state.legal_actions() == list(np.flatnonzero(mask))
+        np.testing.assert_array_equal(
+            state.observation_tensor(state.current_player()),
+            env.observe(agent)["observation"].astype(np.float32),
+        )
+        action = int(rng.choice(state.legal_actions()))
+        state.apply_action(action)
+        env.step(action)
+    agent = env.agent_selection
+    assert env.terminations[agent] or env.truncations[agent]
+    assert state.returns() == list(env.unwrapped.outcome().rewards)
+    assert sum(state.returns()) == pytest.approx(0.0)
+    assert len(state.history()) <= state.get_game().max_game_length()
+
+
+@pytest.mark.parametrize("name", [s.name for s in SPECS])
+def test_resample_keeps_what_the_player_sees(name: str) -> None:
+    spec = next(s for s in SPECS if s.name == name)
+    state = load(name, min(spec.player_counts), 3).new_initial_state()
+    rng = np.random.default_rng(0)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    differs = 0
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        player = state.current_player()
+        twin = state.resample_from_infostate(player, sampler)
+        assert twin.information_state_string(player) == state.information_state_string(player)
+        np.testing.assert_array_equal(
+            twin.observation_tensor(player), state.observation_tensor(player)
+        )
+        assert twin.legal_actions() == state.legal_actions()
+        differs += str(twin) != str(state)
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert differs > 0  # the hidden cards really were resampled somewhere
+
+
+def test_ismcts_bot_plays_legal_moves() -> None:
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = load("beasty_bar", 2, 1)
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+    bot = ismcts.ISMCTSBot(game, evaluator, 2.0, 20, random_state=np.random.RandomState(0))
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.current_player() == 0:
+            action = bot.step(state)
+        else:
+            action = state.legal_actions()[0]
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    assert sum(state.returns()) == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize("name", [s.name for s in SPECS])
+def test_observation_pieces_are_the_encoders(name: str) -> None:
+    from open_spiel.python.observation import make_observation
+
+    env = make(name)
+    env.reset(seed=4)
+    game = load(name, env.unwrapped.config.num_players, 4)
+    state = game.new_initial_state()
+    observation = make_observation(game)
+    encoder = env.unwrapped.encoder
+    for seat, agent in enumerate(env.possible_agents):
+        observation.set_from(state, seat)
+        pieces = encoder.split(env.observe(agent)["observation"])
+        assert list(observation.dict) == list(pieces)
+        for piece, values in pieces.items():
+            np.testing.assert_array_equal(observation.dict[piece], values)
+        assert observation.string_from(state, seat) == env.unwrapped.game_state.render_for(seat)
