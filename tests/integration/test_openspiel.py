@@ -129,3 +129,27 @@ def test_observation_pieces_are_the_encoders(name: str) -> None:
         for piece, values in pieces.items():
             np.testing.assert_array_equal(observation.dict[piece], values)
         assert observation.string_from(state, seat) == env.unwrapped.game_state.render_for(seat)
+
+
+def test_rl_environment_runs_a_tabular_q_learner() -> None:
+    from open_spiel.python import rl_environment
+    from open_spiel.python.algorithms import tabular_qlearner
+
+    env = rl_environment.Environment(load("beasty_bar", 2, 2))
+    num_actions = env.action_spec()["num_actions"]
+    agents = [tabular_qlearner.QLearner(p, num_actions) for p in range(2)]
+    steps = episodes = 0
+    while steps < 300:
+        time_step = env.reset()
+        while not time_step.last():
+            player = time_step.observations["current_player"]
+            legal = time_step.observations["legal_actions"][player]
+            action = agents[player].step(time_step).action
+            assert action in legal
+            time_step = env.step([action])
+            steps += 1
+        for agent in agents:
+            agent.step(time_step)
+        assert sum(time_step.rewards) == pytest.approx(0.0)
+        episodes += 1
+    assert episodes >= 300 // 24  # a 2-player Beasty Bar game is at most 24 moves
