@@ -25,14 +25,12 @@ ACTION_FILL = "#f2efe6"
 
 def _slot(i: int, top: int, under: int, cover: int, target: bool) -> Card:
     name = f"{COLOUR_NAMES[top]} duck" if top < WATER else "water" if top == WATER else "gap"
-    notes = [f"slot {i + 1}"]
-    if target:
-        notes.append("TARGET")
+    notes = [f"slot {i + 1}, target" if target else f"slot {i + 1}"]
     if under >= 0:
         name += f" over {COLOUR_NAMES[under]}"
     if cover >= 0:
-        notes.append(f"covered, seat {cover}")
-    return Card(name, FILLS[top], 1, " ".join(notes), mark=target)
+        notes.append(f"covered: seat {cover}")
+    return Card(name, FILLS[top], 1, "\n".join(notes), mark=target)
 
 
 def svg_for(state: Any, seat: int | None) -> str:
