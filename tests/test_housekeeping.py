@@ -75,3 +75,16 @@ def test_sources_and_docs_cite_docs_rules_not_the_private_rules_folder():
     }
     assert len(files) > 50
     assert citing == PENDING_CITATIONS, "cite docs/rules/<game>.md (the repository's copy)"
+
+
+def test_no_two_test_files_share_a_name():
+    # tests/ folders are not packages: pytest imports each test file by its basename, so a second
+    # file of the same name makes the whole-suite run fail to collect it.
+    root = Path(__file__).resolve().parent
+    seen: dict[str, Path] = {}
+    clashes = []
+    for path in sorted(root.rglob("test_*.py")):
+        if path.name in seen:
+            clashes.append(f"{seen[path.name].relative_to(root)} and {path.relative_to(root)}")
+        seen.setdefault(path.name, path)
+    assert clashes == []
