@@ -200,18 +200,9 @@ def check_tournament_numbers(args: argparse.Namespace) -> None:
 def prepare_record_folder(folder: str, game: str, players: int) -> None:
     """Make ``folder`` for ``eval --record`` (and its parents); refuse a file, an unwritable
     place, or a folder that already holds records this run would overwrite."""
-    from cardzoo.train.records import record_filename, record_prefix
+    from cardzoo.train.records import make_record_folder, record_filename, record_prefix
 
-    if not folder.strip():
-        raise ValueError("--record names an empty folder")
-    if os.path.exists(folder) and not os.path.isdir(folder):
-        raise ValueError(f"--record {folder}: not a folder")
-    try:
-        os.makedirs(folder, exist_ok=True)
-    except OSError as err:
-        raise ValueError(
-            f"--record {folder}: cannot make the folder: {err.strerror or err}"
-        ) from None
+    make_record_folder(folder)
     prefix = record_prefix(game, players)
     if any(name.startswith(prefix) for name in os.listdir(folder)):
         raise ValueError(
@@ -221,14 +212,20 @@ def prepare_record_folder(folder: str, game: str, players: int) -> None:
     check_output_path(os.path.join(folder, record_filename(game, players, 0)))
 
 
-def cmd_eval(args: argparse.Namespace) -> int:
-    config = dict(args.options)
+def _options_with_variant(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``key=value`` rule options with ``--variant`` added; two different variants fail."""
+    options = dict(args.options)
     if args.variant is not None:
-        if config.get("variant", args.variant) != args.variant:
+        if options.get("variant", args.variant) != args.variant:
             raise ValueError(
-                f"two variants given: --variant {args.variant} and variant={config['variant']}"
+                f"two variants given: --variant {args.variant} and variant={options['variant']}"
             )
-        config["variant"] = args.variant
+        options["variant"] = args.variant
+    return options
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    config = _options_with_variant(args)
     check_count("--players", args.players, 1)
     check_tournament_numbers(args)
     check_output_path(args.json)
@@ -289,13 +286,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     """A human in the terminal against agents (see cardzoo.train.play and docs/play.md)."""
     from cardzoo.train.play import play
 
-    options = dict(args.options)
-    if args.variant is not None:
-        if options.get("variant", args.variant) != args.variant:
-            raise ValueError(
-                f"two variants given: --variant {args.variant} and variant={options['variant']}"
-            )
-        options["variant"] = args.variant
+    options = _options_with_variant(args)
     if args.players is not None:
         check_count("--players", args.players, 1)
     play(

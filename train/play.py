@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 from cardzoo.agents import Agent, Seat, make_agent
 from cardzoo.envs import load
-from cardzoo.train.records import GameRecorder, result_of, write_record
+from cardzoo.train.records import GameRecorder, make_record_folder, result_of, write_record
 
 HUMAN = "human"
 QUIT_WORDS = ("q", "quit")
@@ -55,16 +55,7 @@ def opponent_specs(specs: Sequence[str], players: int) -> list[str]:
 def record_path(folder: str, game: str, players: int, seed: int) -> str:
     """A new file ``<game>-<players>p-play-s<seed>[-k].json`` in ``folder`` (made if needed),
     checked writable; an existing record is never overwritten."""
-    if not folder.strip():
-        raise ValueError("--record names an empty folder")
-    if os.path.exists(folder) and not os.path.isdir(folder):
-        raise ValueError(f"--record {folder}: not a folder")
-    try:
-        os.makedirs(folder, exist_ok=True)
-    except OSError as err:
-        raise ValueError(
-            f"--record {folder}: cannot make the folder: {err.strerror or err}"
-        ) from None
+    make_record_folder(folder)
     stem = os.path.join(folder, f"{game}-{players}p-play-s{seed}")
     path, k = f"{stem}.json", 1
     while os.path.exists(path):

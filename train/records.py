@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
@@ -164,6 +165,21 @@ def result_of(env: CardGameEnv) -> dict[str, Any]:
         "results": [outcome.result(q) for q in range(outcome.num_players)],
         "turns": int(env.game_state.turn),
     }
+
+
+def make_record_folder(folder: str) -> None:
+    """Make ``folder`` (and its parents) for ``--record``; ``ValueError`` for an empty name, a
+    file, or a place where no folder can be made."""
+    if not folder.strip():
+        raise ValueError("--record names an empty folder")
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise ValueError(f"--record {folder}: not a folder")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as err:
+        raise ValueError(
+            f"--record {folder}: cannot make the folder: {err.strerror or err}"
+        ) from None
 
 
 def record_prefix(game: str, players: int) -> str:
