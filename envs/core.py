@@ -432,3 +432,23 @@ def child_seed(rng: np.random.Generator) -> int:
     is a plain int, so the child can be rebuilt and logged.
     """
     return int(rng.integers(2**63))
+
+
+# Move types are named tuples; two moves of different types with the same fields (say a lay and a
+# draw of the same numbers) must still differ as keys of MOVE_INDEX. Engines set these three as
+# ``__eq__``, ``__ne__`` and ``__hash__`` of their move classes.
+
+
+def typed_eq(self: tuple, other: object) -> bool:
+    """Equal only to a move of the very same type with the same fields."""
+    return type(self) is type(other) and tuple.__eq__(self, other)
+
+
+def typed_ne(self: tuple, other: object) -> bool:
+    """The negation of :func:`typed_eq`."""
+    return not typed_eq(self, other)
+
+
+def typed_hash(self: tuple) -> int:
+    """A hash that includes the type's name, consistent with :func:`typed_eq`."""
+    return hash((type(self).__name__, *self))

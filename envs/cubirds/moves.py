@@ -17,6 +17,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from cardzoo.envs.core import typed_eq as _typed_eq
+from cardzoo.envs.core import typed_hash as _typed_hash
+from cardzoo.envs.core import typed_ne as _typed_ne
 from cardzoo.envs.cubirds.data import NUM_ROWS, NUM_SPECIES, SPECIES_NAMES
 
 LEFT, RIGHT = 0, 1
@@ -25,18 +28,6 @@ END_NAMES = ("left", "right")
 
 def _plural(species: int) -> str:
     return SPECIES_NAMES[species] + "s"
-
-
-def _typed_eq(self: tuple, other: object) -> bool:
-    return type(self) is type(other) and tuple.__eq__(self, other)
-
-
-def _typed_ne(self: tuple, other: object) -> bool:
-    return not _typed_eq(self, other)
-
-
-def _typed_hash(self: tuple) -> int:
-    return hash((type(self).__name__, *self))
 
 
 class Lay(NamedTuple):

@@ -36,6 +36,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from cardzoo.envs.core import typed_eq as _typed_eq
+from cardzoo.envs.core import typed_hash as _typed_hash
+from cardzoo.envs.core import typed_ne as _typed_ne
 from cardzoo.envs.odins_ravens.data import (
     KIND_NAMES,
     LAND_LETTERS,
@@ -47,18 +50,6 @@ from cardzoo.envs.odins_ravens.data import (
     PAIR_KIND,
     PAIRS,
 )
-
-
-def _typed_eq(self: tuple, other: object) -> bool:
-    return type(self) is type(other) and tuple.__eq__(self, other)
-
-
-def _typed_ne(self: tuple, other: object) -> bool:
-    return not _typed_eq(self, other)
-
-
-def _typed_hash(self: tuple) -> int:
-    return hash((type(self).__name__, *self))
 
 
 def _source(from_aux: bool | int) -> str:
