@@ -12,7 +12,7 @@ from typing import Any
 
 from cardzoo.agents import Seat, make_agent
 from cardzoo.envs import load
-from cardzoo.envs.outcome import DRAW, LOSS, RESULTS, WIN
+from cardzoo.envs.outcome import DRAW, LOSS, RESULTS, WIN, Outcome
 from cardzoo.train.records import GameRecorder, record_filename, write_record
 
 #: Upper bounds of a tournament: far beyond any useful run, low enough that a typo (an extra
@@ -83,10 +83,16 @@ class TournamentResult:
     mean_steps: float = 0.0
     seconds: float = 0.0
     end_reasons: dict[str, int] = field(default_factory=dict)
+    #: With ``run_tournament(..., game_log=True)``: one entry per game, in game order, holding
+    #: ``game``, ``seats`` (each lineup slot's seat) and ``places`` (each slot's finishing place,
+    #: see :func:`finishing_places`). ``None`` otherwise (and then left out of :meth:`to_dict`).
+    game_log: list[dict[str, Any]] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["agents"] = [a.to_dict() for a in self.agents]
+        if self.game_log is None:
+            del data["game_log"]
         return data
 
     def table(self) -> str:
@@ -124,6 +130,23 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[f
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def finishing_places(result: Outcome, scores: Sequence[float]) -> list[int]:
+    """Each seat's place at the end (1 is first; tied seats share a place).
+
+    The winners share first place and the other seats follow by score, highest first (equal
+    scores tie). A game nobody won (truncated too) ties every seat; a game ended by an illegal
+    move puts its offender last and ties the others. With two seats this is exactly
+    :meth:`~cardzoo.envs.outcome.Outcome.result`: a win, a draw or a loss.
+    """
+    n = result.num_players
+    if result.offender >= 0:
+        return [2 if q == result.offender else 1 for q in range(n)]
+    if not result.winners:
+        return [1] * n
+    keys = [(q in result.winners, scores[q] if q not in result.winners else 0.0) for q in range(n)]
+    return [1 + sum(other > keys[q] for other in keys) for q in range(n)]
+
+
 def lineup(specs: Sequence[str], players: int) -> list[str]:
     """Agent specs for each lineup slot: the list as given, the last spec filling spare seats."""
     if not specs:
@@ -143,13 +166,15 @@ def run_tournament(
     progress: Callable[[int, int], None] | None = None,
     workers: int = 1,
     record_dir: str | None = None,
+    game_log: bool = False,
 ) -> TournamentResult:
     """Play ``games`` games; in game ``g`` lineup slot ``i`` sits in seat ``(i + g) % players``.
 
     Game ``g`` and its agents are seeded from ``(seed, g)`` alone, so the result does not depend
     on ``workers`` (the number of processes sharing the games). With ``record_dir`` (an existing
     folder) each game is also saved there as a game record (:mod:`cardzoo.train.records`), named
-    by :func:`~cardzoo.train.records.record_filename`; each worker writes its own games.
+    by :func:`~cardzoo.train.records.record_filename`; each worker writes its own games. With
+    ``game_log`` the result also lists every game's seats and finishing places (``game_log``).
     """
     if not 1 <= games <= MAX_GAMES:
         raise ValueError(f"games must be >= 1 and at most {MAX_GAMES:,}, got {games}")
@@ -175,7 +200,7 @@ def run_tournament(
     # At most ~10,000 jobs, made lazily: a long tournament must not queue millions of jobs.
     chunk = max(1, min(max(50, games // 10_000), games // (workers * 4) or 1))
     jobs = (
-        (game, specs, players, seed, config, g, min(g + chunk, games), record_dir, games)
+        (game, specs, players, seed, config, g, min(g + chunk, games), record_dir, games, game_log)
         for g in range(0, games, chunk)
     )
     workers = min(workers, -(-games // chunk))  # no idle processes
@@ -202,6 +227,8 @@ def run_tournament(
             else:  # Ctrl-C or an error: stop the workers now instead of finishing the queue
                 pool.terminate()
             pool.join()
+    if out.game_log is not None:
+        out.game_log.sort(key=lambda entry: entry["game"])  # workers finish in any order
     out.mean_turns /= games
     out.mean_steps /= games
     out.seconds = time.perf_counter() - started
@@ -217,7 +244,7 @@ def _ignore_ctrl_c() -> None:
 
 def _play_games(job: tuple) -> dict[str, Any]:
     """Play games ``first..last-1`` of a tournament; returns counts to merge."""
-    game, specs, players, seed, config, first, last, record_dir, games = job
+    game, specs, players, seed, config, first, last, record_dir, games, log = job
     module = load(game)
     env = module.env(num_players=players, **config)
     plain = module.GAME.name
@@ -228,6 +255,7 @@ def _play_games(job: tuple) -> dict[str, Any]:
         "truncated": 0,
         "reasons": {},
         "records": [[0, 0, 0] for _ in specs],  # wins, draws, losses per lineup slot
+        "log": [] if log else None,
     }
     for g in range(first, last):
         game_seed = seed * 1_000_003 + g
@@ -265,6 +293,10 @@ def _play_games(job: tuple) -> dict[str, Any]:
         part["reasons"][reason] = part["reasons"].get(reason, 0) + 1
         for seat in range(players):
             part["records"][slot_of_seat[seat]][RESULTS.index(result.result(seat))] += 1
+        if log:
+            places = finishing_places(result, unwrapped.game_state.scores())
+            seats = [(i + g) % players for i in range(players)]
+            part["log"].append({"game": g, "seats": seats, "places": [places[q] for q in seats]})
     return part
 
 
@@ -274,6 +306,10 @@ def _merge(out: TournamentResult, part: dict[str, Any]) -> None:
     out.truncated += part["truncated"]
     for reason, count in part["reasons"].items():
         out.end_reasons[reason] = out.end_reasons.get(reason, 0) + count
+    if part["log"] is not None:
+        if out.game_log is None:
+            out.game_log = []
+        out.game_log.extend(part["log"])
     for record, counts in zip(out.agents, part["records"]):
         for result, times in zip(RESULTS, counts):
             record.count(result, times)
