@@ -1,4 +1,10 @@
-"""Seat-rotated tournaments between agents, with win rates and 95% confidence intervals."""
+"""Seat-rotated tournaments between agents, with win rates and 95% confidence intervals.
+
+Results are judged side by side (:meth:`~cardzoo.envs.outcome.Outcome.team_result`): partners who
+win together have both won. In a game with partnerships (Sitting Ducks Gallery's team mode at 4
+or 6 players), giving at most one agent per side makes it a *side lineup*: each agent plays every
+seat of one side (``--agents heuristic,random``: the heuristic team against the random team).
+"""
 
 from __future__ import annotations
 
@@ -24,8 +30,9 @@ MAX_WORKERS = 64
 class WinDrawLoss:
     """Win/draw/loss counts of one player, as tournaments and evaluation keep them.
 
-    Results come from :meth:`cardzoo.envs.outcome.Outcome.result`: a *win* is being the only
-    winner; a *draw* is a shared victory, a game nobody won, or a truncated game.
+    Results come from :meth:`cardzoo.envs.outcome.Outcome.team_result`: a *win* is being the
+    only winning side (partners win together; without partnerships, the only winner); a *draw*
+    is a victory shared between sides, a game nobody won, or a truncated game.
     """
 
     games: int
@@ -64,10 +71,33 @@ class AgentResult(WinDrawLoss):
     wins: int = 0
     draws: int = 0
     losses: int = 0
+    # sums over games (the means are in to_dict): the side's finishing place (1 is first, see
+    # side_places), its score, and its score minus the mean score of the other sides
+    place_sum: float = 0.0
+    score_sum: float = 0.0
+    margin_sum: float = 0.0
+
+    def add_standing(self, place: float, score: float, margin: float, times: int = 1) -> None:
+        self.place_sum += place * times
+        self.score_sum += score * times
+        self.margin_sum += margin * times
+
+    def mean(self, total: float) -> float:
+        return total / self.games if self.games else 0.0
 
     def to_dict(self) -> dict[str, Any]:
         low, high = self.interval
-        return {**asdict(self), "win_rate": self.win_rate, "win_rate_ci95": [low, high]}
+        data = asdict(self)
+        for key in ("place_sum", "score_sum", "margin_sum"):
+            del data[key]
+        return {
+            **data,
+            "win_rate": self.win_rate,
+            "win_rate_ci95": [low, high],
+            "mean_rank": self.mean(self.place_sum),
+            "mean_score": self.mean(self.score_sum),
+            "mean_margin": self.mean(self.margin_sum),
+        }
 
 
 @dataclass
@@ -86,7 +116,14 @@ class TournamentResult:
     #: With ``run_tournament(..., game_log=True)``: one entry per game, in game order, holding
     #: ``game``, ``seats`` (each lineup slot's seat) and ``places`` (each slot's finishing place,
     #: see :func:`finishing_places`). ``None`` otherwise (and then left out of :meth:`to_dict`).
+    #: Each entry also holds ``results`` (each slot's win/draw/loss), ``scores`` (each slot's side
+    #: score), ``winners``, ``end_reason``, ``turns`` and ``steps`` (the game's length). In a side
+    #: lineup ``seats`` holds each slot's list of seats and ``places`` each side's place.
     game_log: list[dict[str, Any]] | None = None
+    #: The game's sides (``State.teams()``): one seat each unless the game has partnerships.
+    sides: list[list[int]] = field(default_factory=list)
+    #: Whether each lineup slot plays a whole side (see the module docstring).
+    side_lineup: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -96,19 +133,35 @@ class TournamentResult:
         return data
 
     def table(self) -> str:
+        sides = len(self.sides) or self.players
+        many = sides > 2  # mean rank and score say more than the win rate alone
+        extra = f"{'margin':>8}" + (f"{'rank':>7}{'score':>8}" if many else "")
+        teams = ""
+        if sides < self.players:
+            teams = f"; sides {' '.join('+'.join(map(str, s)) for s in self.sides)}"
+            teams += ", one agent per side" if self.side_lineup else ", a team win counts for each"
         lines = [
             f"{self.game}, {self.players} players, {self.games} games (seed {self.seed}, "
-            f"seats rotated{', options ' + str(self.config) if self.config else ''})",
-            f"{'agent':<14}{'games':>7}{'wins':>7}{'draws':>7}{'win rate':>10}   95% CI",
+            f"seats rotated{', options ' + str(self.config) if self.config else ''}{teams})",
+            f"{'agent':<14}{'games':>7}{'wins':>7}{'draws':>7}{'win rate':>10}   95% CI"
+            f"{'':<8}{extra}",
         ]
         for a in self.agents:
             low, high = a.interval
+            cells = f"{a.mean(a.margin_sum):>+8.2f}"
+            if many:
+                cells += f"{a.mean(a.place_sum):>7.2f}{a.mean(a.score_sum):>8.2f}"
             lines.append(
                 f"{a.name:<14}{a.games:>7}{a.wins:>7}{a.draws:>7}{a.win_rate:>10.3f}"
-                f"   [{low:.3f}, {high:.3f}]"
+                f"   [{low:.3f}, {high:.3f}]{cells}"
             )
+        share = "win rate" if sides == self.players else "team win rate"
         lines.append(
-            f"fair share 1/{self.players} = {1 / self.players:.3f}; mean length "
+            f"margin: own side's score minus the other sides' mean"
+            + ("; rank: 1 is first; score: own side's" if many else "")
+        )
+        lines.append(
+            f"fair share ({share}) 1/{sides} = {1 / sides:.3f}; mean length "
             f"{self.mean_turns:.1f} turns ({self.mean_steps:.1f} steps); "
             f"truncated {self.truncated}; {self.seconds:.1f} s"
         )
@@ -147,6 +200,52 @@ def finishing_places(result: Outcome, scores: Sequence[float]) -> list[int]:
     return [1 + sum(other > keys[q] for other in keys) for q in range(n)]
 
 
+def side_places(result: Outcome, scores: Sequence[float]) -> list[int]:
+    """Each seat's place counted by sides: :func:`finishing_places` with every side (a seat, or
+    partners) as one competitor, given to each of its seats. The same as ``finishing_places``
+    for a game without partnerships."""
+    sides = result.teams
+    if len(sides) == result.num_players:
+        return finishing_places(result, scores)
+    if result.offender >= 0:
+        last = result.team_of(result.offender)
+        return [2 if q in last else 1 for q in range(result.num_players)]
+    if not result.winners:
+        return [1] * result.num_players
+    won = result.winning_teams
+    keys = [(s in won, 0.0 if s in won else side_score(s, scores)) for s in sides]
+    places = [1] * result.num_players
+    for i, side in enumerate(sides):
+        for q in side:
+            places[q] = 1 + sum(other > keys[i] for other in keys)
+    return places
+
+
+def side_score(side: Sequence[int], scores: Sequence[float]) -> float:
+    """A side's score: the mean of its seats' (partners score alike in the team games)."""
+    return sum(scores[q] for q in side) / len(side)
+
+
+def side_margins(sides: Sequence[Sequence[int]], scores: Sequence[float]) -> list[float]:
+    """Per seat: its side's score minus the mean score of the other sides (0 with one side)."""
+    totals = [side_score(s, scores) for s in sides]
+    margins = [0.0] * len(scores)
+    for i, side in enumerate(sides):
+        others = [t for j, t in enumerate(totals) if j != i]
+        margin = totals[i] - sum(others) / len(others) if others else 0.0
+        for q in side:
+            margins[q] = margin
+    return margins
+
+
+def game_sides(game: str, players: int, config: dict[str, Any] | None = None) -> list[list[int]]:
+    """The sides of ``game`` at ``players`` seats with rule ``config`` (a dealt game's
+    ``teams()``; no game deals its partnerships at random)."""
+    env = load(game).raw_env(num_players=players, **(config or {}))
+    env.reset(seed=0)
+    return [list(side) for side in env.game_state.teams()]
+
+
 def lineup(specs: Sequence[str], players: int) -> list[str]:
     """Agent specs for each lineup slot: the list as given, the last spec filling spare seats."""
     if not specs:
@@ -168,7 +267,8 @@ def run_tournament(
     record_dir: str | None = None,
     game_log: bool = False,
 ) -> TournamentResult:
-    """Play ``games`` games; in game ``g`` lineup slot ``i`` sits in seat ``(i + g) % players``.
+    """Play ``games`` games; in game ``g`` lineup slot ``i`` sits in seat ``(i + g) % players``
+    (in a side lineup, see the module docstring, slot ``i`` plays side ``(i + g) % sides``).
 
     Game ``g`` and its agents are seeded from ``(seed, g)`` alone, so the result does not depend
     on ``workers`` (the number of processes sharing the games). With ``record_dir`` (an existing
@@ -185,7 +285,9 @@ def run_tournament(
     module = load(game)
     config = dict(config or {})
     module.env(num_players=players, **config)  # fail fast on bad options, before any work
-    specs = lineup(agent_specs, players)
+    sides = game_sides(game, players, config)
+    by_side = len(sides) < players and 0 < len(agent_specs) <= len(sides)
+    specs = lineup(agent_specs, len(sides) if by_side else players)
     for spec in set(specs):
         make_agent(spec, module.GAME.name)  # fail fast on bad agent specs
     out = TournamentResult(
@@ -195,12 +297,26 @@ def run_tournament(
         seed,
         config,
         [AgentResult(name, spec) for name, spec in zip(_labels(specs), specs)],
+        sides=sides,
+        side_lineup=by_side,
     )
     started = time.perf_counter()
     # At most ~10,000 jobs, made lazily: a long tournament must not queue millions of jobs.
     chunk = max(1, min(max(50, games // 10_000), games // (workers * 4) or 1))
     jobs = (
-        (game, specs, players, seed, config, g, min(g + chunk, games), record_dir, games, game_log)
+        (
+            game,
+            specs,
+            players,
+            seed,
+            config,
+            g,
+            min(g + chunk, games),
+            record_dir,
+            games,
+            game_log,
+            by_side,
+        )
         for g in range(0, games, chunk)
     )
     workers = min(workers, -(-games // chunk))  # no idle processes
@@ -244,7 +360,7 @@ def _ignore_ctrl_c() -> None:
 
 def _play_games(job: tuple) -> dict[str, Any]:
     """Play games ``first..last-1`` of a tournament; returns counts to merge."""
-    game, specs, players, seed, config, first, last, record_dir, games, log = job
+    game, specs, players, seed, config, first, last, record_dir, games, log, by_side = job
     module = load(game)
     env = module.env(num_players=players, **config)
     plain = module.GAME.name
@@ -255,17 +371,28 @@ def _play_games(job: tuple) -> dict[str, Any]:
         "truncated": 0,
         "reasons": {},
         "records": [[0, 0, 0] for _ in specs],  # wins, draws, losses per lineup slot
+        "standings": [[0.0, 0.0, 0.0] for _ in specs],  # sums of place, score, margin per slot
         "log": [] if log else None,
     }
     for g in range(first, last):
         game_seed = seed * 1_000_003 + g
         env.reset(seed=game_seed)
-        agents = [make_agent(spec, plain, seed=game_seed * 16 + i) for i, spec in enumerate(specs)]
-        slot_of_seat = {(i + g) % players: i for i in range(players)}
         unwrapped = env.unwrapped
+        sides = unwrapped.game_state.teams()
+        if by_side:
+            side_of = {q: i for i, side in enumerate(sides) for q in side}
+            slot_of_seat = {q: (side_of[q] - g) % len(sides) for q in range(players)}
+        else:
+            slot_of_seat = {(i + g) % players: i for i in range(players)}
+        seat_specs = [specs[slot_of_seat[q]] for q in range(players)]
+        # the agent in seat (i + g) % players is seeded with i, as before side lineups existed
+        agents = {}
+        for i in range(players):
+            q = (i + g) % players
+            agents[q] = make_agent(seat_specs[q], plain, seed=game_seed * 16 + i)
+        steps_before = part["steps"]
         recorder = None
         if record_dir is not None:
-            seat_specs = [specs[slot_of_seat[q]] for q in range(players)]
             recorder = GameRecorder(
                 unwrapped, game_seed, seat_specs, config, {"seed": seed, "game": g}
             )
@@ -275,7 +402,7 @@ def _play_games(job: tuple) -> dict[str, Any]:
                 env.step(None)
                 continue
             seat = unwrapped.seat_of(agent_id)
-            action = agents[slot_of_seat[seat]].act(
+            action = agents[seat].act(
                 obs["observation"], obs["action_mask"], seat=Seat(env.unwrapped.game_state, seat)
             )
             if recorder is not None:
@@ -291,12 +418,37 @@ def _play_games(job: tuple) -> dict[str, Any]:
             part["truncated"] += 1
         reason = result.end_reason
         part["reasons"][reason] = part["reasons"].get(reason, 0) + 1
-        for seat in range(players):
-            part["records"][slot_of_seat[seat]][RESULTS.index(result.result(seat))] += 1
+        scores = unwrapped.game_state.scores()
+        team_places = side_places(result, scores)
+        margins = side_margins(sides, scores)
+        # one count per side in a side lineup, else one per seat (partners each get the team's)
+        counted = [side[0] for side in sides] if by_side else range(players)
+        first_seat = {}
+        for q in counted:
+            slot = slot_of_seat[q]
+            first_seat[slot] = q
+            part["records"][slot][RESULTS.index(result.team_result(q))] += 1
+            standing = part["standings"][slot]
+            standing[0] += team_places[q]
+            standing[1] += side_score(result.team_of(q), scores)
+            standing[2] += margins[q]
         if log:
-            places = finishing_places(result, unwrapped.game_state.scores())
-            seats = [(i + g) % players for i in range(players)]
-            part["log"].append({"game": g, "seats": seats, "places": [places[q] for q in seats]})
+            order = [first_seat[i] for i in range(len(specs))]
+            if by_side:
+                seats = [list(result.team_of(q)) for q in order]
+                places = [team_places[q] for q in order]
+            else:
+                seats = order
+                seat_places = finishing_places(result, scores)
+                places = [seat_places[q] for q in order]
+            entry = {"game": g, "seats": seats, "places": places}
+            entry["results"] = [result.team_result(q) for q in order]
+            entry["scores"] = [side_score(result.team_of(q), scores) for q in order]
+            entry["winners"] = list(result.winners)
+            entry["end_reason"] = reason
+            entry["turns"] = unwrapped.game_state.turn
+            entry["steps"] = part["steps"] - steps_before
+            part["log"].append(entry)
     return part
 
 
@@ -310,9 +462,10 @@ def _merge(out: TournamentResult, part: dict[str, Any]) -> None:
         if out.game_log is None:
             out.game_log = []
         out.game_log.extend(part["log"])
-    for record, counts in zip(out.agents, part["records"]):
+    for record, counts, standing in zip(out.agents, part["records"], part["standings"]):
         for result, times in zip(RESULTS, counts):
             record.count(result, times)
+        record.add_standing(*standing)
 
 
 def _labels(specs: list[str]) -> list[str]:
