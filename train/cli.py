@@ -478,6 +478,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_train(sub)
     _add_replay(sub)
     _add_play(sub)
+    from cardzoo.train import rate  # imported here: cardzoo.train.rate imports this module
+
+    rate.add_parser(sub)
     return parser
 
 
