@@ -36,20 +36,36 @@ class Table:
         self.steps = 0  # learner decisions in the current game
         self.names: tuple[str, ...] = ()  # opponents of the current game, in seat order
 
-    def deal(self, pool: Any, learner_seat: int | None, learner: Opponent | None = None) -> None:
+    def deal(
+        self,
+        pool: Any,
+        learner_seat: int | None,
+        learner: Opponent | None = None,
+        partner: Opponent | None = None,
+    ) -> None:
         """A new game from this table's stream: the deal, the learner's seat (random unless
         ``learner_seat`` is given), then one opponent per other seat drawn from ``pool``.
 
         ``learner`` plays the learner's seat inside the batch (evaluation); ``None`` leaves it
-        to the caller.
+        to the caller. ``partner`` (if given) plays the seats of the learner's partners
+        (``state.teams()``), which then draw nothing from the pool and are not in ``names``;
+        in a game without partnerships it changes nothing.
         """
         rng = self.rng
         self.state = state = self.new_game(child_seed(rng))
         n = state.num_players
         seat = int(rng.integers(n)) if learner_seat is None else learner_seat
         self.learner = seat
-        self.seats = [learner if s == seat else pool.sample(rng) for s in range(n)]
-        self.names = tuple(p.name for s, p in enumerate(self.seats) if s != seat)
+        partners: tuple[int, ...] = ()
+        if partner is not None:
+            partners = next(t for t in state.teams() if seat in t)
+        self.seats = [
+            learner if s == seat else partner if s in partners else pool.sample(rng)
+            for s in range(n)
+        ]
+        self.names = tuple(
+            p.name for s, p in enumerate(self.seats) if s != seat and s not in partners
+        )
         self.steps = 0
 
     def player_to_act(self) -> Opponent | None:

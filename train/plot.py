@@ -13,6 +13,8 @@ def read_eval(run_dir: str | os.PathLike) -> dict[str, list[dict[str, float]]]:
     with open(Path(run_dir) / "eval.csv", newline="") as fh:
         for row in csv.DictReader(fh):
             point = {k: float(row[k]) for k in ("timesteps", "win_rate", "ci_low", "ci_high")}
+            if row.get("fair_share"):  # runs from before the column have no fair share line
+                point["fair_share"] = float(row["fair_share"])
             curves.setdefault(row["opponent"], []).append(point)
     return curves
 
@@ -44,6 +46,10 @@ def plot_learning_curve(run_dir: str | os.PathLike, path: str | os.PathLike | No
         low = [p["ci_low"] for p in points]
         high = [p["ci_high"] for p in points]
         ax.fill_between(x, low, high, alpha=0.25)
+    shares = {p["fair_share"] for points in curves.values() for p in points if "fair_share" in p}
+    if len(shares) == 1:  # the win rate of an even match: 1 / sides (a team's, in team games)
+        share = shares.pop()
+        ax.axhline(share, color="grey", ls="--", lw=1, label=f"fair share {share:.2f}")
     ax.set_xlabel("learner steps (millions)")
     ax.set_ylabel("win rate (95% interval)")
     ax.set_ylim(0, 1)

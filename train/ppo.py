@@ -17,7 +17,10 @@ steps if set, at the end, and on Ctrl-C (the model as it stands, so nothing lear
 
 The learner plays one seat of K batched games (:class:`~cardzoo.train.vec_env.BatchedCardEnv`);
 the other seats are drawn per game from an :class:`~cardzoo.train.pool.OpponentPool`: the current
-policy, snapshots of it taken every ``snapshot_every`` updates, and the baselines.
+policy, snapshots of it taken every ``snapshot_every`` updates, and the baselines. In a team game
+(Sitting Ducks Gallery's ``mode=team`` at 4 or 6 players) the learner's partners play its current
+policy and share its reward; only the opponents come from the pool, and evaluation counts the
+team's wins (see :mod:`cardzoo.train.evaluate`).
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ from cardzoo.train.checkpoint import write_checkpoint
 from cardzoo.train.evaluate import DEFAULT_EVAL_GAMES, EvalResult, evaluate
 from cardzoo.train.opponents import actor_from_sb3
 from cardzoo.train.pool import OpponentPool
+from cardzoo.train.single_agent import raw_env_for
 from cardzoo.train.vec_env import BatchedCardEnv, SubprocBatchedEnv
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
@@ -58,7 +62,7 @@ class TrainConfig:
     """Every setting of a training run (saved as ``config.json`` in the run folder)."""
 
     game: str
-    players: int | None = None  # None: the game's smallest player count
+    players: int | None = None  # None: the count the variant/options set, else the smallest
     timesteps: int = 20_000_000  # learner decisions
     envs: int = 32  # K games side by side
     workers: int = 1  # processes sharing the K games (more than 1 only pays on bigger machines)
@@ -97,10 +101,10 @@ class TrainConfig:
         module = load(self.game)  # unknown game: ValueError naming the games
         self.game = module.GAME.name
         self._check_types()
-        if self.players is None:
-            self.players = min(module.GAME.player_counts)
         if "num_players" in self.options:
             raise ValueError("give the player count as players (--players), not num_players=")
+        if self.players is None:  # a variant may set it (Sitting Ducks Gallery's "duel": 2)
+            self.players = raw_env_for(module, None, **self.options).config.num_players
         # With rule options (a variant, a mode) the allowed counts can differ: env() checks them.
         if not self.options and self.players not in module.GAME.player_counts:
             raise ValueError(
@@ -247,7 +251,7 @@ TRAIN_COLUMNS = [
 OPPONENT_COLUMNS = ["timesteps", "updates", "opponent", "games", "wins", "draws", "losses"]
 EVAL_COLUMNS = [
     "timesteps", "wall_s", "opponent", "games", "wins", "draws", "losses", "win_rate",
-    "ci_low", "ci_high", "mean_length",
+    "ci_low", "ci_high", "mean_length", "mean_rank", "mean_score", "mean_margin", "fair_share",
 ]  # fmt: skip
 _ALL = "*"  # key of the all-games record in the per-update stats (not an opponent name)
 _SB3_KEYS = {
@@ -359,6 +363,9 @@ class Trainer:
             ):
                 with open(self.out / name, "w", newline="") as fh:
                     csv.writer(fh).writerow(columns)
+        # A run begun before eval.csv had its last columns keeps its own header when resumed.
+        with open(self.out / "eval.csv", newline="") as fh:
+            self._eval_columns = [c for c in next(csv.reader(fh), []) if c in EVAL_COLUMNS]
         self._csv = {
             name: open(self.out / f"{name}.csv", "a", newline="")
             for name in ("train", "opponents", "eval")
@@ -581,11 +588,15 @@ class Trainer:
             row = {"timesteps": t, "wall_s": round(self.wall(), 2), **r.to_dict()}
             self.evals.append(row)
             csv.writer(self._csv["eval"]).writerow(
-                [round(row[c], 4) if isinstance(row[c], float) else row[c] for c in EVAL_COLUMNS]
+                [
+                    round(row[c], 4) if isinstance(row[c], float) else row[c]
+                    for c in self._eval_columns
+                ]
             )
             model.logger.record(f"eval/win_rate_vs_{opponent}", r.win_rate)
             model.logger.record(f"eval/ci_low_vs_{opponent}", r.interval[0])
             model.logger.record(f"eval/ci_high_vs_{opponent}", r.interval[1])
+            model.logger.record(f"eval/margin_vs_{opponent}", r.mean_margin)
         self._csv["eval"].flush()
         model.logger.dump(step=t)
         while self.next_eval <= t:

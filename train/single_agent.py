@@ -5,8 +5,13 @@
 
 The learner's seat is drawn at random each game (or fixed with ``learner_seat``); every other seat
 is played inside ``step()`` by the given opponents, and only the learner's observations and
-rewards come out. The learner's final reward arrives on its last step even when an opponent's
-move ends the game; hitting ``max_turns`` is reported as truncation, not termination.
+rewards come out. In a team game (Sitting Ducks Gallery's ``variant="team"``) the learner's
+partners play the pool's current policy when the pool has one (self-play,
+:meth:`OpponentPool.set_current`), else they are drawn like the opponents; partners share the
+learner's reward. Without ``num_players`` the variant or rule options set the seat count:
+``gymnasium.make("cardzoo/SittingDucksGallery-v0", variant="duel")`` is the two-seat game.
+The learner's final reward arrives on its last step even when an opponent's move ends the game;
+hitting ``max_turns`` is reported as truncation, not termination.
 
 The observation is the PettingZoo env's dict (``"observation"``, ``"action_mask"``); the mask is
 also served by ``action_masks()``, the sb3-contrib convention. An illegal action ends the game
@@ -67,6 +72,14 @@ def register_envs() -> None:
             )
 
 
+def raw_env_for(module: Any, num_players: int | None, **env_options: Any) -> Any:
+    """The game's raw env at ``num_players`` seats; ``None`` leaves the count to the rule options
+    (a variant such as Sitting Ducks Gallery's ``"duel"`` sets it), else the game's default."""
+    if num_players is None:
+        return module.raw_env(**env_options)
+    return module.raw_env(num_players=num_players, **env_options)
+
+
 def make_pool(opponents: Any, game: str) -> OpponentPool:
     """An :class:`OpponentPool` from a pool, an opponent spec or a list of them."""
     if isinstance(opponents, OpponentPool):
@@ -103,7 +116,8 @@ class SingleAgentEnv(gymnasium.Env):
         opponents: ``"random"``, ``"heuristic"``, any agent spec, a comma-separated list (one is
             drawn per seat and game), a list of specs or :class:`Opponent` objects, or an
             :class:`OpponentPool`.
-        num_players: seats at the table (default: the game's smallest player count).
+        num_players: seats at the table (default: what the variant or rule options set, else
+            the game's smallest player count).
         learner_seat: the learner's seat, or ``None`` (default) for a random seat every game.
         illegal_action: ``"terminate"`` (default: the learner loses, -1) or ``"raise"``.
         render_mode: ``None`` or ``"ansi"`` (``render()`` returns the learner's-eye view).
@@ -128,11 +142,7 @@ class SingleAgentEnv(gymnasium.Env):
             raise RenderModeError(f"invalid render_mode {render_mode!r}; allowed: None, 'ansi'")
         if "reward" in env_options and env_options["reward"] != "win_loss":
             raise ValueError("the single-agent views use reward='win_loss' only")
-        if num_players is None:
-            num_players = min(module.GAME.player_counts)
-        self.aec = module.raw_env(
-            num_players=num_players, illegal_action=illegal_action, **env_options
-        )
+        self.aec = raw_env_for(module, num_players, illegal_action=illegal_action, **env_options)
         n = self.aec.config.num_players
         check_learner_seat(learner_seat, n)
         self.game = module.GAME
@@ -163,7 +173,8 @@ class SingleAgentEnv(gymnasium.Env):
             self._table = Table(self._new_game, self.np_random)
         table = self._table
         for _ in range(MAX_REDEALS):
-            table.deal(self.pool, self.learner_seat)
+            # with partnerships, a pool with a current policy (self-play) plays the partners
+            table.deal(self.pool, self.learner_seat, partner=self.pool.current)
             self._agent = self.aec.possible_agents[table.learner]
             done, _ = self._play_opponents()
             if not done:

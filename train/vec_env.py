@@ -7,6 +7,12 @@ on the learner again. Observations and masks are written into preallocated ``(K,
 ``(K, A)`` arrays; ``action_masks()`` (and ``env_method("action_masks")``, what sb3-contrib's
 ``MaskablePPO`` calls) is served from that cache, with no per-game call.
 
+In a team game the learner's partners play the pool's current policy (the learner's latest
+weights, :meth:`~cardzoo.train.pool.OpponentPool.set_current`) and share its reward (the env's:
+winners share +1, losers -1); only the opponents' seats are drawn from the pool, and only they
+are listed in ``infos[k]["opponents"]``. A pool without a current policy (fixed opponents) fills
+the partners' seats from the pool too.
+
 The rules engine and encoder are driven directly (no AEC bookkeeping on the hot path); for the
 same seeds the games agree step by step with :class:`~cardzoo.train.single_agent.SingleAgentEnv`
 (tested). Game ``k`` of an env seeded with ``s`` is the single env reset with seed ``s + k``.
@@ -34,7 +40,7 @@ from cardzoo.envs.core import IllegalMoveError
 from cardzoo.envs.outcome import outcome
 from cardzoo.train.opponents import Table, state_factory
 from cardzoo.train.pool import OpponentPool
-from cardzoo.train.single_agent import MAX_REDEALS, check_learner_seat, make_pool
+from cardzoo.train.single_agent import MAX_REDEALS, check_learner_seat, make_pool, raw_env_for
 from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
@@ -47,7 +53,8 @@ class BatchedCardEnv(VecEnv):
         num_envs: K, the number of games played side by side.
         opponents: as for :class:`~cardzoo.train.single_agent.SingleAgentEnv` (an
             :class:`OpponentPool` for self-play).
-        num_players: seats per game (default: the game's smallest player count).
+        num_players: seats per game (default: what the variant or rule options set, else the
+            game's smallest player count).
         learner_seat: fixed learner seat, or ``None`` for a random seat every game.
         seed: game ``k`` draws from ``seed + k``; ``None`` seeds from the OS.
         **env_options: rule options, ``encoder``, ``variant`` (as for ``env()``).
@@ -73,12 +80,10 @@ class BatchedCardEnv(VecEnv):
         if "reward" in env_options and env_options["reward"] != "win_loss":
             raise ValueError("the batched env uses reward='win_loss' only")
         module = load(game)
-        if num_players is None:
-            num_players = min(module.GAME.player_counts)
         self.module = module
         self.game = module.GAME
         self.env_options = dict(env_options)
-        first = module.raw_env(num_players=num_players, **env_options)  # checks the options
+        first = raw_env_for(module, num_players, **env_options)  # checks the options
         n = first.config.num_players
         check_learner_seat(learner_seat, n)
         self.num_players = n
@@ -215,7 +220,9 @@ class BatchedCardEnv(VecEnv):
     # -- internals ------------------------------------------------------------------------------
 
     def _deal(self, table: Table) -> None:
-        table.deal(self.pool, self.learner_seat)
+        # Team games are learned as a team: the learner's partners play the pool's current
+        # policy (the learner's latest weights) when it has one; only opponents are drawn.
+        table.deal(self.pool, self.learner_seat, partner=self.pool.current)
 
     def _record_end(self, k: int, infos: list[dict[str, Any]]) -> None:
         """Game ``k`` is over: record the learner's result in ``infos[k]``, deal a new game."""
