@@ -157,7 +157,7 @@ class TournamentResult:
             )
         share = "win rate" if sides == self.players else "team win rate"
         lines.append(
-            f"margin: own side's score minus the other sides' mean"
+            "margin: own side's score minus the other sides' mean"
             + ("; rank: 1 is first; score: own side's" if many else "")
         )
         lines.append(
