@@ -8,6 +8,7 @@ cardzoo replay DIR/cubirds-2p-g3.json [--seat K] [--step N]   # show a record st
 cardzoo play beasty_bar [--players N] [--opponents heuristic] [--seat K] [--record DIR]
 cardzoo demo [--games N]        # heuristic vs random on every game and player count
 cardzoo train beasty_bar [--players N] [--timesteps T] [--envs K] [--seed S] [--out DIR]
+cardzoo train sitting_ducks --variant duel     # or --players 4 mode=team: trained as a team
 cardzoo train --resume DIR      # continue a run (needs the train extra)
 
 Exit codes: 0 done; 2 a usage error (bad game, rule option, agent, number or path), reported in
@@ -176,6 +177,7 @@ def _eval(
     workers: int,
     quiet: bool,
     record_dir: str | None = None,
+    game_log: bool = False,
 ) -> Any:
     progress = None if quiet else progress_bar(f"{game} {players}p")
     return run_tournament(
@@ -188,6 +190,7 @@ def _eval(
         progress=progress,
         workers=workers,
         record_dir=record_dir,
+        game_log=game_log,
     )
 
 
@@ -242,6 +245,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         args.workers,
         args.quiet,
         args.record,
+        game_log=bool(args.json),  # the JSON lists every game (seats, result, length)
     )
     print(result.table())
     if args.json:
@@ -434,8 +438,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         if args.game is not None and load(args.game).GAME.name != saved["game"]:
             raise ValueError(f"{out!r} is a {saved['game']} run, not {args.game}")
         fixed = [f"--{k}" for k in ("players", "envs", "seed") if k in overrides]
-        if args.options:
-            fixed.append("rule options")
+        if args.options or args.variant is not None:
+            fixed.append("rule options and --variant")
         if fixed:
             raise ValueError(f"{', '.join(fixed)} cannot change when resuming a run")
         config = TrainConfig.from_dict({**saved, **overrides})
@@ -444,7 +448,7 @@ def cmd_train(args: argparse.Namespace) -> int:
             raise ValueError("give a game to train on (or --resume DIR)")
         config = TrainConfig(
             game=args.game,
-            options=dict(args.options),
+            options=_options_with_variant(args),
             **{"envs": 32, "seed": 0, **overrides},
         )
         if args.out is not None and not args.out.strip():
@@ -587,7 +591,14 @@ def _add_train(sub: Any) -> None:
     )
     p.add_argument("game", nargs="?", help=f"plain or versioned name: {', '.join(ENV_MODULES)}")
     p.add_argument(
-        "--players", type=int, help="seats per game (default: the game's smallest count)"
+        "--players",
+        type=int,
+        help="seats per game (default: the variant's count, else the game's smallest)",
+    )
+    p.add_argument(
+        "--variant",
+        help="a named variant of the game (see `cardzoo list`), e.g. duel: Sitting Ducks "
+        "Gallery's two-player team game",
     )
     p.add_argument("--timesteps", type=int, help="learner decisions (default 20,000,000)")
     p.add_argument("--envs", type=int, help="games played side by side (default 32)")
@@ -626,7 +637,13 @@ def _add_train(sub: Any) -> None:
     )
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     # parsed into (key, value) pairs by main(), which also collects them after the flags
-    p.add_argument("options", nargs="*", default=[], metavar="key=value", help="rule options")
+    p.add_argument(
+        "options",
+        nargs="*",
+        default=[],
+        metavar="key=value",
+        help="rule options, e.g. mode=team (team games are trained as a team)",
+    )
     p.set_defaults(func=cmd_train)
 
 
