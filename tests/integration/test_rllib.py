@@ -1,0 +1,151 @@
+"""cardzoo on Ray/RLlib (cardzoo.train.rllib, train_ray, eval --ray): docs/ray.md.
+
+Marked ``ray`` (deselect with ``-m "not ray"``) and skipped without the ``ray`` extra. Ray is
+started with ``num_cpus`` set on purpose (the CI machine has 2 cores) and shut down after use.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ray.rllib")
+
+from cardzoo.envs import games, load  # noqa: E402
+from cardzoo.train import rllib  # noqa: E402
+from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner  # noqa: E402
+from ray.rllib.env.multi_agent_episode import MultiAgentEpisode  # noqa: E402
+
+pytestmark = pytest.mark.ray
+
+CASES = [(m.GAME.name, n) for m in games() for n in m.GAME.player_counts]
+
+
+class CheckedEnv(rllib.CardzooMultiAgentEnv):
+    """Counts every action that reaches the env and every illegal one (class-wide: the env
+    runner builds its own instances)."""
+
+    steps = 0
+    illegal: list[tuple[str, int]] = []
+    actions: set[int] = set()
+
+    def step(self, action_dict: dict) -> tuple:
+        agent = self.env.agent_selection
+        for action in action_dict.values():
+            CheckedEnv.steps += 1
+            CheckedEnv.actions.add(int(action))
+            if not self.env.game_state.is_legal(int(action)):
+                CheckedEnv.illegal.append((agent, int(action)))
+                # play a legal one instead, so that sampling goes on and every case is counted
+                action_dict = {agent: self.env.legal_actions()[0]}
+        return super().step(action_dict)
+
+
+def _sample(game: str, players: int, steps: int, spec=None) -> list:
+    CheckedEnv.steps, CheckedEnv.illegal, CheckedEnv.actions = 0, [], set()
+    config = rllib.ppo_config(rllib.env_config(game, players), hidden=(16,), seed=3)
+    config.environment(CheckedEnv)
+    if spec is not None:
+        config.rl_module(rl_module_spec=rllib.MultiRLModuleSpec(rl_module_specs={"main": spec}))
+    runner = MultiAgentEnvRunner(config=config)
+    try:
+        return runner.sample(num_timesteps=steps, random_actions=False)
+    finally:
+        runner.stop()
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_masked_module_never_sends_an_illegal_action(game: str, players: int) -> None:
+    _sample(game, players, 300)
+    assert CheckedEnv.steps >= 300
+    assert CheckedEnv.illegal == []
+    assert len(CheckedEnv.actions) > 3  # the untrained policy explores, not one fixed move
+
+
+class UnmaskedModule(rllib.MaskedPPOTorchRLModule):
+    """The masked module with its mask taken off (the logits as the network gives them)."""
+
+    def _forward(self, batch: dict, **kwargs) -> dict:
+        _, inner = rllib._split(batch, False)
+        return rllib.DefaultPPOTorchRLModule._forward(self, inner, **kwargs)
+
+
+def test_without_the_mask_illegal_actions_do_reach_the_env() -> None:
+    # The control of the test above: the same sampling without the mask sends illegal actions.
+    spec = rllib.RLModuleSpec(module_class=UnmaskedModule, model_config={"fcnet_hiddens": [16]})
+    _sample("beasty_bar", 2, 200, spec)
+    assert CheckedEnv.illegal
+
+
+def _play_scripted(game: str, players: int, seed: int) -> tuple[MultiAgentEpisode, dict, list]:
+    """Play one game through the env into an RLlib episode, each seat taking a seeded random
+    legal action; returns the episode, the final step's rewards and the (seat, action) moves."""
+    env = rllib.CardzooMultiAgentEnv({"game": game, "players": players})
+    obs, infos = env.reset(seed=seed)
+    episode = MultiAgentEpisode(
+        observation_space=env.observation_spaces,
+        action_space=env.action_spaces,
+        agent_to_module_mapping_fn=rllib.self_play_mapping,
+    )
+    episode.add_env_reset(observations=obs, infos=infos)
+    movers = []
+    rng = np.random.default_rng(seed)
+    while True:
+        (agent,) = obs
+        mask = obs[agent]["action_mask"]
+        assert set(np.unique(mask)) <= {0.0, 1.0} and mask.any()
+        action = int(rng.choice(np.flatnonzero(mask)))
+        movers.append((agent, action))
+        obs, rewards, terms, truncs, infos = env.step({agent: action})
+        episode.add_env_step(
+            observations=obs,
+            actions={agent: action},
+            rewards=rewards,
+            infos=infos,
+            terminateds=terms,
+            truncateds=truncs,
+        )
+        if terms["__all__"] or truncs["__all__"]:
+            return episode, rewards, movers
+        assert set(rewards) == {agent} and rewards[agent] == 0.0
+
+
+@pytest.mark.parametrize(("game", "players"), [("beasty_bar", 3), ("cubirds", 2)])
+def test_final_reward_reaches_every_seat(game: str, players: int) -> None:
+    episode, rewards, movers = _play_scripted(game, players, seed=4)
+    # the same game through the plain AEC env, for the expected result
+    ref = load(game).raw_env(num_players=players)
+    ref.reset(seed=4)
+    for agent, action in movers:
+        assert ref.agent_selection == agent
+        ref.step(action)
+    expected = {a: float(r) for a, r in zip(ref.possible_agents, ref.unwrapped.outcome().rewards)}
+    assert rewards == expected
+    assert any(v != 0 for v in expected.values())  # a decided game: the check can fail
+    assert episode.is_terminated
+    last_mover = movers[-1][0]
+    seats = [agent for agent, _ in movers]
+    for agent, reward in expected.items():
+        sa = episode.agent_episodes[agent]
+        # each seat's final reward is credited to its own last action, also for the seats
+        # whose last move came before the move that ended the game
+        assert sa.get_rewards()[-1] == reward
+        assert sum(sa.get_rewards()) == reward
+        assert len(sa) == seats.count(agent)
+    assert any(a != last_mover for a in expected)
+
+
+def test_env_refuses_wrong_seat_and_illegal_action() -> None:
+    env = rllib.CardzooMultiAgentEnv({"game": "beasty_bar", "players": 2})
+    obs, _ = env.reset(seed=1)
+    (agent,) = obs
+    other = next(a for a in env.possible_agents if a != agent)
+    before = env.env.game_state.move_count
+    with pytest.raises(ValueError, match=f"expected an action for {agent} only"):
+        env.step({other: 0})
+    illegal = int(np.flatnonzero(obs[agent]["action_mask"] == 0)[0])
+    with pytest.raises(ValueError, match="illegal action"):
+        env.step({agent: illegal})
+    assert env.env.game_state.move_count == before
+    with pytest.raises(ValueError, match="unknown cardzoo env config key"):
+        rllib.CardzooMultiAgentEnv({"game": "beasty_bar", "seats": 2})
