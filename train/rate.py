@@ -107,6 +107,13 @@ def fit_elo(scores: np.ndarray, anchor: int) -> np.ndarray:
     return elo - elo[anchor]
 
 
+def perfect_record_bound(games: int) -> float:
+    """The Elo gap that ``games`` wins out of ``games`` still allow at 97.5% one-sided (the low
+    end of a 95% interval): the win probability whose chance of winning them all is 2.5%."""
+    p = 0.025 ** (1 / games)
+    return 400 * math.log10(p / (1 - p))
+
+
 @dataclass
 class Ratings:
     """Fitted ratings with bootstrap intervals, one entry per agent (in the agents' order)."""
@@ -278,6 +285,7 @@ def rate(rr: RoundRobin, resamples: int = DEFAULT_BOOTSTRAP) -> dict[str, Any]:
     anchor = rr.specs.index(ANCHOR_SPEC) if ANCHOR_SPEC in rr.specs else 0
     scores = np.array([pair_scores(g["agents"], g["places"], n) for g in rr.games])
     ratings = fit_ratings(scores, [g["order"] for g in rr.games], anchor, resamples, rr.seed)
+    total = scores.sum(axis=0)
     rows = agent_rows(rr, ratings)
     return {
         "game": rr.game,
@@ -292,9 +300,15 @@ def rate(rr: RoundRobin, resamples: int = DEFAULT_BOOTSTRAP) -> dict[str, Any]:
         "prior_draws_per_pair": PRIOR_DRAWS,
         "bootstrap_resamples": resamples,
         "agents": sorted(rows, key=lambda r: -r["rating"]),
-        "score_matrix": scores.sum(axis=0).tolist(),
+        "score_matrix": total.tolist(),
         "perfect_records": [
-            {"winner": rr.labels[i], "loser": rr.labels[j]} for i, j in ratings.perfect
+            {
+                "winner": rr.labels[i],
+                "loser": rr.labels[j],
+                "games": int(total[i, j]),
+                "min_gap": perfect_record_bound(int(total[i, j])),
+            }
+            for i, j in ratings.perfect
         ],
         "orders": rr.orders,
         "game_log": rr.games,
@@ -314,11 +328,13 @@ def table(report: dict[str, Any]) -> str:
         f"{'agent':<22}{'rating':>8}   {'95% interval':<18}{'games':>7}{'win rate':>10}"
         f"{'draws':>7}" + (f"{'mean place':>12}" if k > 2 else ""),
     ]
+    starred = {p[side] for p in report["perfect_records"] for side in ("winner", "loser")}
     for row in report["agents"]:
         low, high = row["ci95"]
         interval = f"[{low:.0f}, {high:.0f}]"
+        star = "*" if row["name"] in starred else " "
         line = (
-            f"{row['name']:<22}{row['rating']:>8.0f}   {interval:<18}{row['games']:>7}"
+            f"{row['name']:<22}{row['rating']:>8.0f}{star}  {interval:<18}{row['games']:>7}"
             f"{row['win_rate']:>10.3f}{row['draws']:>7}"
         )
         if k > 2:
@@ -326,8 +342,9 @@ def table(report: dict[str, Any]) -> str:
         lines.append(line)
     for pair in report["perfect_records"]:
         lines.append(
-            f"note: {pair['loser']} never beat or tied {pair['winner']}: their gap comes from the "
-            "one virtual draw per pair (a lower bound)"
+            f"* {pair['winner']} won all {pair['games']} games against {pair['loser']}: their "
+            f"fitted gap (and its interval) rests on the virtual draw; the games show only that "
+            f"it is at least {pair['min_gap']:.0f} (95%)"
         )
     lines.append(f"{report['seconds']:.1f} s of play")
     return "\n".join(lines)

@@ -16,11 +16,15 @@ from cardzoo.train.cli import main
 from cardzoo.train.rate import (
     ELO_PER_NAT,
     PRIOR_DRAWS,
+    RoundRobin,
     fit_elo,
     fit_ratings,
     pair_scores,
+    perfect_record_bound,
     play_round_robin,
+    rate,
     seating_orders,
+    table,
 )
 from cardzoo.train.tournament import finishing_places
 
@@ -34,16 +38,16 @@ def simulate(strength_elo: list[float], players: int, per_table: int, seed: int)
     weights = np.exp(np.array(strength_elo) / ELO_PER_NAT)
     n = len(strength_elo)
     scores, strata = [], []
-    for t, table in enumerate(itertools.combinations(range(n), players)):
+    for t, members in enumerate(itertools.combinations(range(n), players)):
         for _ in range(per_table):
-            left = list(table)
+            left = list(members)
             places = {}
             for place in range(1, players + 1):
                 w = weights[left]
                 pick = left[rng.choice(len(left), p=w / w.sum())]
                 places[pick] = place
                 left.remove(pick)
-            scores.append(pair_scores(list(table), [places[a] for a in table], n))
+            scores.append(pair_scores(list(members), [places[a] for a in members], n))
             strata.append(t)
     return np.array(scores), strata
 
@@ -89,6 +93,8 @@ def test_a_perfect_record_is_named_and_stays_finite():
     ratings = fit_ratings(scores, [0] * 50, anchor=0, resamples=20)
     assert ratings.perfect == [(1, 0)]
     assert ratings.rating[1] == pytest.approx(400 * math.log10(50.5 / 0.5), abs=1e-6)
+    # 50 wins in 50 games: a win probability of 0.929 wins them all 2.5% of the time
+    assert perfect_record_bound(50) == pytest.approx(400 * math.log10(0.92886 / 0.07114), abs=0.5)
 
 
 def test_finishing_places():
@@ -166,3 +172,20 @@ def test_bad_input_is_refused_before_any_game(args, words, capsys):
     assert code == 2, (out, err)
     assert err.startswith("cardzoo rate: error: ") and words in err, err
     assert len(err.strip().splitlines()) == 1 and not out
+
+
+def test_the_table_stars_a_perfect_record_and_gives_its_measured_bound():
+    specs = ["random", "heuristic"]
+    order = {"order": [0, 1], "seed": 0, "games": 20}
+    rr = RoundRobin("beasty_bar", 2, specs, specs, {}, 0, 20, [order], [])
+    for g in range(20):  # the heuristic (agent 1) wins every game, from either seat
+        seats = [g % 2, 1 - g % 2]
+        rr.games.append({"order": 0, "game": g, "agents": [0, 1], "seats": seats, "places": [2, 1]})
+    report = rate(rr, resamples=20)
+    assert [r["name"] for r in report["agents"]] == ["heuristic", "random"]
+    bound = perfect_record_bound(20)
+    assert report["perfect_records"] == [
+        {"winner": "heuristic", "loser": "random", "games": 20, "min_gap": bound}
+    ]
+    text = table(report)
+    assert "*" in text.splitlines()[3] and f"at least {bound:.0f} (95%)" in text
