@@ -3,7 +3,9 @@
 Agent specs are names (``"random"``, ``"heuristic"``) or ``kind:argument`` strings for agents that
 need an argument: ``ppo:PATH`` plays a policy trained by ``cardzoo train`` (PATH a checkpoint
 file or a run folder, meaning its latest checkpoint) with its most likely legal action, and
-``ppo-sample:PATH`` samples from it.
+``ppo-sample:PATH`` samples from it. ``ismcts:N`` searches N iterations of information-set Monte
+Carlo tree search per move with random rollouts, ``ismcts-h:N`` with the game's heuristic playing
+the rollouts (:mod:`cardzoo.agents.ismcts`).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ HEURISTICS: dict[str, str] = {
     "sitting_ducks": "cardzoo.agents.sitting_ducks_heuristic:SittingDucksHeuristic",
 }
 
-AGENT_KINDS = ("random", "heuristic", "ppo:PATH", "ppo-sample:PATH")
+AGENT_KINDS = ("random", "heuristic", "ppo:PATH", "ppo-sample:PATH", "ismcts:N", "ismcts-h:N")
 
 
 def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
@@ -41,6 +43,10 @@ def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
         from cardzoo.agents.policy import PolicyAgent
 
         return PolicyAgent(argument, game, deterministic=kind == "ppo", seed=seed)
+    if kind in ("ismcts", "ismcts-h"):
+        from cardzoo.agents.ismcts import make_ismcts
+
+        return make_ismcts(spec, game, seed)
     raise ValueError(f"unknown agent spec {spec!r}; available: {', '.join(AGENT_KINDS)}")
 
 
