@@ -27,6 +27,7 @@ from typing import Any
 
 from cardzoo.agents import HEURISTICS
 from cardzoo.envs import ENV_MODULES, __version__, games, load
+from cardzoo.train import serve
 from cardzoo.train.tournament import MAX_GAMES, MAX_WORKERS, progress_bar, run_tournament
 
 EXIT_USAGE = 2
@@ -485,6 +486,7 @@ def build_parser() -> argparse.ArgumentParser:
     from cardzoo.train import rate  # imported here: cardzoo.train.rate imports this module
 
     rate.add_parser(sub)
+    serve.add_parser(sub)
     return parser
 
 
