@@ -108,7 +108,12 @@ def _bag_add(bag: Counts, label: Label, n: int = 1) -> Counts:
 
 
 def _bag_take(bag: Counts, label: Label) -> Counts:
-    return tuple((lab, n - (lab == label)) for lab, n in bag if n - (lab == label))
+    for i, (lab, n) in enumerate(bag):
+        if lab == label:
+            if n > 1:
+                return (*bag[:i], (lab, n - 1), *bag[i + 1 :])
+            return bag[:i] + bag[i + 1 :]
+    raise AssertionError(f"no {label} in {bag}")
 
 
 def _allowed(label: Label, kind: int) -> bool:
@@ -124,9 +129,12 @@ def _entry_labels(entry: tuple) -> Counts:
 
 
 def _with_pool(pools: tuple, epoch: int, kind: int) -> tuple:
+    """``pools`` with one ``kind`` of ``epoch`` revealed. A pool emptied becomes ``()``: an
+    epoch with no card left unrevealed has no token left either, and a short tuple keeps the
+    label states cheap to hash late in a race, when many old epochs are spent."""
     pool = list(pools[epoch])
     pool[kind] -= 1
-    return (*pools[:epoch], tuple(pool), *pools[epoch + 1 :])
+    return (*pools[:epoch], tuple(pool) if any(pool) else (), *pools[epoch + 1 :])
 
 
 @lru_cache(maxsize=1 << 16)
@@ -270,6 +278,31 @@ def _no_match(state: LabelState, land: int, top_too: bool) -> list[tuple[LabelSt
     return out
 
 
+#: Events after which two different label states never become one (a reshuffle, a draw and a
+#: stash keep what they started from readable), so their successors need no merging.
+_INJECTIVE = (RESHUFFLE, DRAW, STASH)
+
+
+def _step(
+    states: list[LabelState], weights: list[float], event: tuple, masks: bool
+) -> tuple[list[LabelState], list[float]]:
+    """Every state's successors under ``event``, equal ones merged, with their weights."""
+    if event[0] in _INJECTIVE:
+        out_states: list[LabelState] = []
+        out_weights: list[float] = []
+        for state, weight in zip(states, weights):
+            for new, n in _successors(state, event, masks):
+                out_states.append(new)
+                out_weights.append(weight * n)
+        return out_states, out_weights
+    merged: dict[LabelState, float] = {}
+    get = merged.get
+    for state, weight in zip(states, weights):
+        for new, n in _successors(state, event, masks):
+            merged[new] = get(new, 0.0) + weight * n
+    return list(merged), list(merged.values())
+
+
 _START: LabelState = (-1, 0, (), (), ())
 #: Beyond this many label states a belief gives way to the search fallback (``states`` None).
 MAX_STATES = 400
@@ -316,17 +349,14 @@ class Belief:
         masks = self.masks
         for event in events:
             masks = masks or event[0] == NO_MATCH
-            merged: dict[LabelState, float] = {}
-            for state, weight in zip(states, weights):
-                for new, n in _successors(state, event, masks):
-                    merged[new] = merged.get(new, 0.0) + weight * n
-            if not merged:
+            states, weights = _step(states, weights, event, masks)
+            if not states:
                 raise InconsistentLog(f"no world explains the event log at {event!r}")
-            if len(merged) > MAX_STATES:
+            if len(states) > MAX_STATES:
                 return Belief(None, None, self.origin, self.consumed + len(events))
-            top = max(merged.values())
-            states = list(merged)
-            weights = [w / top for w in merged.values()]
+            top = max(weights)
+            if top != 1.0:
+                weights = [w / top for w in weights]
         return Belief(states, weights, self.origin, self.consumed + len(events), masks)
 
     def _final_weights(self) -> np.ndarray:
