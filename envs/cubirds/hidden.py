@@ -201,7 +201,7 @@ def refresh_pool(state: State, q: int) -> None:
 def determinize(state: State, player: int, rng: np.random.Generator) -> State:
     """The body of :meth:`State.determinize` (its docstring says what is resampled): a clone
     of ``state`` with the hidden cards of :func:`sample_hidden`'s sample written in."""
-    sample = sample_hidden(state.log, player, state.num_players, rng)
+    sample = sample_hidden(state.log, player, state.num_players, rng, plan_for(state, player))
     new = state.clone()
     n = state.num_players
     for q in range(n):
@@ -258,16 +258,38 @@ class Sample:
     log: list[tuple]
 
 
+def plan_for(state: State, player: int) -> _Plan:
+    """``player``'s replay plan of ``state.log``, kept on the state while the log is unchanged:
+    a search calls ``determinize`` many times at one position, and reading the log is a fifth
+    of a call. The log only grows in place or is replaced by a new list (a new source), so the
+    list and its length say whether a kept plan still fits; clones start without plans."""
+    plans = state._plans
+    if plans is None:
+        plans = state._plans = {}
+    kept = plans.get(player)
+    log = state.log
+    if kept is not None and kept[0] is log and kept[1] == len(log):
+        return kept[2]
+    plan = _Plan(log, player, state.num_players)
+    plans[player] = (log, len(log), plan)
+    return plan
+
+
 def sample_hidden(
-    log: list[tuple], player: int, num_players: int, rng: np.random.Generator
+    log: list[tuple],
+    player: int,
+    num_players: int,
+    rng: np.random.Generator,
+    plan: _Plan | None = None,
 ) -> Sample:
     """Resample every card ``player`` has not seen, consistently with the whole ``log``.
 
     Tries fast replays, then the exact searches, then the complete search (see the module
     docstring). Raises :class:`SamplingError` if even that finds no world: the log contradicts
-    itself, which is a bug.
+    itself, which is a bug. ``plan``: the log's plan for ``player``, if already built.
     """
-    plan = _Plan(log, player, num_players)
+    if plan is None:
+        plan = _Plan(log, player, num_players)
     result = _resample(plan, rng)
     if result is None:
         result = _complete(plan, rng)
