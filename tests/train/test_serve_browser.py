@@ -23,6 +23,9 @@ from cardzoo.train.records import describe_result, load_record, replay_record
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 SVG = "{http://www.w3.org/2000/svg}"
+#: Games where the test clicks the last listed move instead of a random one: random play in
+#: Odin's Ravens takes about 800 clicks to finish a game, the last move about 100 (seed 3: 104).
+CLICK_LAST = ("odins_ravens",)
 GAMES = ("cubirds", "beasty_bar", "odins_ravens", "sitting_ducks")
 #: Set to a folder (docs/images) to save a screenshot of each page per game there.
 SCREENSHOTS = os.environ.get("CARDZOO_SCREENSHOTS")
@@ -138,8 +141,9 @@ def start_game(driver, url: str, game: str, seed: int) -> None:
     WebDriverWait(driver, 20, poll_frequency=0.02).until(lambda d: page_step(d) >= 0)
 
 
-def play_by_clicking(driver, seed: int) -> dict[int, list[str]]:
-    """Click random legal moves to the end; the table's texts at each of the human's turns."""
+def play_by_clicking(driver, seed: int, last: bool) -> dict[int, list[str]]:
+    """Click random legal moves (or always the last one listed) to the end; the table's texts
+    at each of the human's turns."""
     rng = random.Random(seed)
     seen: dict[int, list[str]] = {}
     while True:
@@ -148,7 +152,7 @@ def play_by_clicking(driver, seed: int) -> dict[int, list[str]]:
         if not buttons:
             break
         seen[step] = driver.execute_script(TEXTS_JS)
-        rng.choice(buttons).click()
+        (buttons[-1] if last else rng.choice(buttons)).click()
         WebDriverWait(driver, 20, poll_frequency=0.02).until(lambda d, s=step: page_step(d) > s)
     assert driver.find_element(By.ID, "result").is_displayed()
     return seen
@@ -157,9 +161,9 @@ def play_by_clicking(driver, seed: int) -> dict[int, list[str]]:
 @pytest.mark.parametrize("game", GAMES)
 def test_play_a_whole_game_by_clicking_then_replay_it(server, browser, game):
     url, folder = server
-    seed = 7
+    seed = 3
     start_game(browser, url, game, seed)
-    seen = play_by_clicking(browser, seed)
+    seen = play_by_clicking(browser, seed, last=game in CLICK_LAST)
     assert seen, "the human never had a move"
     # the finished game was saved; the result in the page is the record's
     link = browser.find_element(By.ID, "record-link")
