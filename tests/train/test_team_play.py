@@ -145,13 +145,23 @@ def test_four_agents_at_four_team_seats_each_get_their_team_result():
         assert entry["results"][0] == entry["results"][2] != entry["results"][1]
 
 
-def test_evaluate_plays_the_partner_seats_with_the_policy_and_counts_team_wins():
+def test_evaluate_plays_the_partner_seats_with_the_policy_and_counts_team_wins(monkeypatch):
     from cardzoo.envs import load
     from cardzoo.train.evaluate import evaluate
+    from cardzoo.train.opponents import PolicyOpponent
 
     encoder = load("sitting_ducks").raw_env(num_players=4, **TEAM4).encoder
     actor = tiny_actor(encoder.size, encoder.num_actions, seed=2)
+    offsets = set()  # seats the policy decided for, counted from the learner's seat
+    act_batch = PolicyOpponent.act_batch
+
+    def spy(self, tables, enc):
+        offsets.update((t.state.current_player - t.learner) % 4 for t in tables)
+        return act_batch(self, tables, enc)
+
+    monkeypatch.setattr(PolicyOpponent, "act_batch", spy)
     result = evaluate("sitting_ducks", actor, "random", 8, 4, env_options=TEAM4)
+    assert offsets == {0, 2}  # its own seat and its partner's, never an opponent's
     assert result.fair_share == 0.5
     assert result.games == 8 and result.draws == 0  # a team game has one winning side
     assert result.wins + result.losses == 8
