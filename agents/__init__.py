@@ -6,6 +6,9 @@ file or a run folder, meaning its latest checkpoint) with its most likely legal 
 ``ppo-sample:PATH`` samples from it. ``ismcts:N`` searches N iterations of information-set Monte
 Carlo tree search per move with random rollouts, ``ismcts-h:N`` with the game's heuristic playing
 the rollouts (:mod:`cardzoo.agents.ismcts`).
+
+``rllib:PATH`` plays a policy exported by ``cardzoo train-ray``
+(:mod:`cardzoo.agents.rllib_policy`), without Ray.
 """
 
 from __future__ import annotations
@@ -22,7 +25,15 @@ HEURISTICS: dict[str, str] = {
     "sitting_ducks": "cardzoo.agents.sitting_ducks_heuristic:SittingDucksHeuristic",
 }
 
-AGENT_KINDS = ("random", "heuristic", "ppo:PATH", "ppo-sample:PATH", "ismcts:N", "ismcts-h:N")
+AGENT_KINDS = (
+    "random",
+    "heuristic",
+    "ppo:PATH",
+    "ppo-sample:PATH",
+    "rllib:PATH",
+    "ismcts:N",
+    "ismcts-h:N",
+)
 
 
 def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
@@ -47,6 +58,12 @@ def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
         from cardzoo.agents.ismcts import make_ismcts
 
         return make_ismcts(spec, game, seed)
+    if kind == "rllib":
+        if not argument:
+            raise ValueError(f"agent spec {spec!r} needs a path: rllib:PATH")
+        from cardzoo.agents.rllib_policy import RllibPolicyAgent
+
+        return RllibPolicyAgent(argument, game, seed=seed)
     raise ValueError(f"unknown agent spec {spec!r}; available: {', '.join(AGENT_KINDS)}")
 
 

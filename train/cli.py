@@ -487,6 +487,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     rate.add_parser(sub)
     serve.add_parser(sub)
+    __import__("cardzoo.train.train_ray").train.train_ray.add_parser(sub)  # needs no Ray to list
     return parser
 
 

@@ -24,6 +24,7 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+from cardzoo.agents.rllib_policy import EXPORT_FILE, EXPORT_FORMAT
 from cardzoo.envs import load
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
@@ -37,9 +38,6 @@ from ray.rllib.utils.torch_utils import FLOAT_MIN
 MAIN = "main"
 #: The module id of the random baseline.
 RANDOM = "random"
-#: ``format`` of the numpy export written by :func:`export_policy`.
-EXPORT_FORMAT = "cardzoo-rllib-1"
-EXPORT_FILE = "policy.npz"
 
 
 def _env_options(config: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
@@ -272,6 +270,7 @@ def module_spec(hidden: list[int] | tuple[int, ...] = (256, 256), **model: Any) 
             "fcnet_hiddens": list(hidden),
             "fcnet_activation": "tanh",
             "head_fcnet_hiddens": [],
+            "vf_share_layers": False,
             **model,
         },
     )
@@ -355,7 +354,9 @@ def _linear_layers(module: Any) -> tuple[list[tuple[np.ndarray, np.ndarray]], st
     import torch
 
     layers, activations = [], set()
-    for part in (module.encoder.actor_encoder, module.pi):
+    encoder = module.encoder
+    actor = getattr(encoder, "actor_encoder", None) or encoder.encoder  # separate or shared
+    for part in (actor, module.pi):
         for layer in part.modules():
             if isinstance(layer, torch.nn.Linear):
                 w = layer.weight.detach().cpu().numpy().T
@@ -375,20 +376,18 @@ def _linear_layers(module: Any) -> tuple[list[tuple[np.ndarray, np.ndarray]], st
 def export_policy(module: Any, folder: str, env: dict[str, Any], **info: Any) -> str:
     """Write ``module``'s actor (a :class:`MaskedPPOTorchRLModule`) to ``folder/policy.npz``
     with what it was trained for; returns the file. ``rllib:folder`` plays it."""
-    spec = load(env["game"]).GAME
-    probe = spec_env = load(env["game"]).raw_env(
+    game_env = load(env["game"]).raw_env(
         num_players=env["players"], **dict(env.get("options") or {})
     )
-    encoder = spec_env.encoder
     layers, activation = _linear_layers(module)
     meta = {
         "format": EXPORT_FORMAT,
-        "env_name": spec.env_name,
-        "game": spec.name,
-        "num_players": probe.config.num_players,
+        "env_name": game_env.game.env_name,
+        "game": game_env.game.name,
+        "num_players": game_env.config.num_players,
         "options": dict(env.get("options") or {}),
-        "encoder": probe.metadata["encoder"],
-        "encoder_version": encoder.version,
+        "encoder": game_env.metadata["encoder"],
+        "encoder_version": game_env.encoder.version,
         "mask_as_input": bool(getattr(module, "mask_as_input", False)),
         "activation": activation,
         **info,
@@ -397,7 +396,7 @@ def export_policy(module: Any, folder: str, env: dict[str, Any], **info: Any) ->
     arrays = {f"w{i}": w for i, (w, _) in enumerate(layers)}
     arrays.update({f"b{i}": b for i, (_, b) in enumerate(layers)})
     path = os.path.join(folder, EXPORT_FILE)
-    tmp = path + ".tmp.npz"
+    tmp = os.path.join(folder, "policy.tmp.npz")
     np.savez(tmp, meta=np.array(json.dumps(meta)), **arrays)
     os.replace(tmp, path)  # a reader never sees half a file
     return path

@@ -149,3 +149,56 @@ def test_env_refuses_wrong_seat_and_illegal_action() -> None:
     assert env.env.game_state.move_count == before
     with pytest.raises(ValueError, match="unknown cardzoo env config key"):
         rllib.CardzooMultiAgentEnv({"game": "beasty_bar", "seats": 2})
+
+
+@pytest.mark.parametrize("mask_as_input", [False, True])
+def test_export_plays_what_the_module_plays(tmp_path, mask_as_input: bool) -> None:
+    import torch
+    from cardzoo.agents import make_agent
+    from cardzoo.agents.rllib_policy import load_export
+    from cardzoo.train.tournament import run_tournament
+
+    env_cfg = rllib.env_config("beasty_bar", 3)
+    env = rllib.CardzooMultiAgentEnv(env_cfg)
+    module = rllib.MaskedPPOTorchRLModule(
+        observation_space=env.observation_spaces["player_0"],
+        action_space=env.action_spaces["player_0"],
+        model_config=rllib.module_spec((24, 16), mask_as_input=mask_as_input).model_config,
+    )
+    rllib.export_policy(module, str(tmp_path / "export"), env_cfg, iteration=7)
+    info, actor = load_export(tmp_path)
+    assert info["iteration"] == 7 and info["num_players"] == 3
+    assert info["mask_as_input"] is mask_as_input
+    # the same logits on the legal actions as the torch module, for observations of real games
+    rows = []
+    for seed in range(3):
+        obs, _ = env.reset(seed=seed)
+        for _ in range(5):
+            (agent,) = obs
+            rows.append(obs[agent])
+            legal = np.flatnonzero(obs[agent]["action_mask"])
+            obs, *_ = env.step({agent: int(legal[seed % len(legal)])})
+    batch = {
+        key: torch.from_numpy(np.stack([r[key] for r in rows]))
+        for key in ("observation", "action_mask")
+    }
+    with torch.no_grad():
+        logits = module.forward_inference({"obs": batch})["action_dist_inputs"].numpy()
+    inputs = batch["observation"].numpy()
+    if mask_as_input:
+        inputs = np.concatenate([inputs, batch["action_mask"].numpy()], axis=1)
+    legal = batch["action_mask"].numpy() > 0
+    np.testing.assert_allclose(actor.logits(inputs)[legal], logits[legal], rtol=1e-4, atol=1e-5)
+    agent = make_agent(f"rllib:{tmp_path}", "beasty_bar")
+    for row, z, ok in zip(rows, logits, legal):
+        assert agent.act(row["observation"], row["action_mask"]) == int(
+            np.flatnonzero(ok)[np.argmax(z[ok])]
+        )
+    result = run_tournament("beasty_bar", [f"rllib:{tmp_path}", "random"], 6, 3, seed=1)
+    assert result.agents[0].games == 6
+    with pytest.raises(ValueError, match="trained for 3 players, not 2|beasty_bar_v0, not"):
+        make_agent(f"rllib:{tmp_path}", "cubirds")
+    with pytest.raises(ValueError, match="needs a path"):
+        make_agent("rllib:", "beasty_bar")
+    with pytest.raises(ValueError, match="no RLlib policy export"):
+        make_agent(f"rllib:{tmp_path}/missing", "beasty_bar")
