@@ -27,7 +27,8 @@ def _door(key: str, label: str, per_seat: Any) -> Section:
 
 def svg_for(state: Any, seat: int | None) -> str:
     """The picture of ``state`` seen by ``seat`` (its view only), or all-seeing for ``None``."""
-    view = state.view(state.current_player if seat is None else seat)
+    # all-seeing: any seat's view gives the public part (no one is to move once it is over)
+    view = state.view(max(state.current_player, 0) if seat is None else seat)
     n = view.num_players
     if view.terminal:
         status = f"game over, winners {list(view.winners)}"

@@ -24,7 +24,8 @@ def _species(counts: Any, note: str = "") -> list[Card]:
 
 def svg_for(state: Any, seat: int | None) -> str:
     """The picture of ``state`` seen by ``seat`` (its view only), or all-seeing for ``None``."""
-    view = state.view(state.current_player if seat is None else seat)
+    # all-seeing: any seat's view gives the public part (no one is to move once it is over)
+    view = state.view(max(state.current_player, 0) if seat is None else seat)
     n = view.num_players
     # Hands shown face up: the viewer's own, or every hand for the all-seeing table.
     hands = [state.hands[q] if seat is None else view.hand if q == seat else None for q in range(n)]

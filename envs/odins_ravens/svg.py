@@ -50,7 +50,8 @@ def _magic_way(view: Any) -> Section:
 
 def svg_for(state: Any, seat: int | None) -> str:
     """The picture of ``state`` seen by ``seat`` (its view only), or all-seeing for ``None``."""
-    view = state.view(state.current_player if seat is None else seat)
+    # all-seeing: any seat's view gives the public part (no one is to move once it is over)
+    view = state.view(max(state.current_player, 0) if seat is None else seat)
     status = "game over" if view.terminal else f"seat {view.current_player} to "
     if not view.terminal:
         status += PHASE_NAMES[view.phase]

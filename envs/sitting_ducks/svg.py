@@ -35,7 +35,8 @@ def _slot(i: int, top: int, under: int, cover: int, target: bool) -> Card:
 
 def svg_for(state: Any, seat: int | None) -> str:
     """The picture of ``state`` seen by ``seat`` (its view only), or all-seeing for ``None``."""
-    view = state.view(state.current_player if seat is None else seat)
+    # all-seeing: any seat's view gives the public part (no one is to move once it is over)
+    view = state.view(max(state.current_player, 0) if seat is None else seat)
     n, k = view.num_players, view.num_colours
     owners = tuple(state.colour_owner) if seat is None else view.colour_owners
     if view.terminal:
