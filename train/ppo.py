@@ -710,12 +710,23 @@ def summary_table(summary: dict[str, Any]) -> str:
         )
     lines.append(
         f"{'opponent':<12}{'games':>7}{'wins':>7}{'draws':>7}{'losses':>8}{'win rate':>10}   95% CI"
+        f"{'':<11}margin"
     )
+    shares = set()
     for r in summary["final_eval"]:
+        margin = r.get("mean_margin")  # missing in evaluations of runs from older versions
         lines.append(
             f"{r['opponent']:<12}{r['games']:>7}{r['wins']:>7}{r['draws']:>7}{r['losses']:>8}"
             f"{r['win_rate']:>10.3f}   [{r['ci_low']:.3f}, {r['ci_high']:.3f}]"
+            + ("" if margin is None else f"{margin:>+9.2f}")
             + (f"   (at {r['timesteps']:,} steps)" if r["timesteps"] != at else "")
+        )
+        if r.get("fair_share"):
+            shares.add(r["fair_share"])
+    if len(shares) == 1:
+        lines.append(
+            f"fair share {shares.pop():.3f} (1 / sides); "
+            "margin: own side's score minus the other sides' mean"
         )
     lines.append(f"checkpoint: {summary['checkpoint']}")
     if summary.get("plot"):
