@@ -105,7 +105,7 @@ def browser(tmp_path_factory):
         "--disable-background-networking",
         "--disable-component-update",
         "--disable-sync",
-        "--window-size=1200,1000",
+        "--window-size=1280,900",
         f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}",
     ):
         options.add_argument(flag)
@@ -116,8 +116,17 @@ def browser(tmp_path_factory):
 
 
 def screenshot(driver, name: str) -> None:
-    if SCREENSHOTS:
-        driver.save_screenshot(os.path.join(SCREENSHOTS, name))
+    """With CARDZOO_SCREENSHOTS set, save the page as a small PNG there (64 colours)."""
+    if not SCREENSHOTS:
+        return
+    path = os.path.join(SCREENSHOTS, name)
+    driver.execute_script("window.scrollTo(0, 0)")
+    driver.save_screenshot(path)
+    from PIL import Image  # pillow comes with matplotlib (train extra); only needed here
+
+    with Image.open(path) as image:
+        small = image.convert("RGB").quantize(64)
+    small.save(path, optimize=True)
 
 
 def wait_ready(driver) -> None:
@@ -141,7 +150,7 @@ def start_game(driver, url: str, game: str, seed: int) -> None:
     WebDriverWait(driver, 20, poll_frequency=0.02).until(lambda d: page_step(d) >= 0)
 
 
-def play_by_clicking(driver, seed: int, last: bool) -> dict[int, list[str]]:
+def play_by_clicking(driver, seed: int, last: bool, shot: str) -> dict[int, list[str]]:
     """Click random legal moves (or always the last one listed) to the end; the table's texts
     at each of the human's turns."""
     rng = random.Random(seed)
@@ -152,6 +161,8 @@ def play_by_clicking(driver, seed: int, last: bool) -> dict[int, list[str]]:
         if not buttons:
             break
         seen[step] = driver.execute_script(TEXTS_JS)
+        if len(seen) == 4:
+            screenshot(driver, shot)
         (buttons[-1] if last else rng.choice(buttons)).click()
         WebDriverWait(driver, 20, poll_frequency=0.02).until(lambda d, s=step: page_step(d) > s)
     assert driver.find_element(By.ID, "result").is_displayed()
@@ -163,7 +174,7 @@ def test_play_a_whole_game_by_clicking_then_replay_it(server, browser, game):
     url, folder = server
     seed = 3
     start_game(browser, url, game, seed)
-    seen = play_by_clicking(browser, seed, last=game in CLICK_LAST)
+    seen = play_by_clicking(browser, seed, game in CLICK_LAST, f"serve_play_{game}.png")
     assert seen, "the human never had a move"
     # the finished game was saved; the result in the page is the record's
     link = browser.find_element(By.ID, "record-link")
@@ -172,7 +183,6 @@ def test_play_a_whole_game_by_clicking_then_replay_it(server, browser, game):
     seat = record["agents"].index("human")
     shown = browser.find_element(By.ID, "result-lines").text.splitlines()
     assert shown == result_lines(record["result"], record["agents"], seat)
-    screenshot(browser, f"serve_play_{game}.png")
 
     # every table the human saw is the engine's picture for that seat, with no hidden card
     hidden_total = 0

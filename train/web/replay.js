@@ -63,7 +63,9 @@ function draw(data) {
   document.getElementById("move").textContent = move;
   // the SVG is built by the server for the chosen point of view, its text escaped there
   document.getElementById("table").innerHTML = data.svg;
-  document.getElementById("result").textContent = data.step === last ? data.result.summary : "";
+  const result = document.getElementById("result");
+  result.textContent = data.step === last ? data.result.summary : "";
+  result.hidden = data.step !== last;
   document.body.dataset.step = String(data.step);
 }
 
