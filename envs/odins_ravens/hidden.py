@@ -46,10 +46,18 @@ to its tokens, then deals them uniformly among those ways. Everything is done in
 order, so a sample depends on the log and the rng only, never on the true cards.
 
 If the posterior needs more than ``MAX_STATES`` label states (a large aux deck holding cards
-of several draw piles), a belief gives way to the search fallback ``search_hidden`` (in
-``hidden_search.py``): a
-randomised depth-first search over the events that returns a consistent world, its choices
-among labels uniform rather than weighted (the method used for every sample before).
+of several draw piles, while a hand mixes two piles' cards), the belief is **cut**: its
+lightest label states (by weight times the ways to deal their cards) are dropped, as many as
+hold at most ``CUT_MASS`` of the posterior's mass. Every state kept is still a consistent
+world, so every sample stays consistent, drawn from the posterior without those states
+(``Belief.dropped`` adds up the shares cut). Such explosions pass (an aux deck is played or
+rearranged), and a cut belief goes on being updated at the usual cost, so later calls sample
+from it cheaply. If more than ``MAX_STATES`` states are still left, or a later event fits none
+of the states kept, the belief gives way to the search fallback ``search_hidden`` (in
+``hidden_search.py``): a randomised depth-first search over the events that returns a
+consistent world, its choices among labels uniform rather than weighted (before cuts, every
+overflow went there, and every call at such a position paid about 9 ms). How close a cut
+belief stays to the exact posterior is measured in ``tests/odins_ravens/test_ravens_cut.py``.
 
 A belief is updated event by event (:meth:`Belief.advance` returns a new one; old ones stay
 valid), so the engine keeps one per seat and pays only for the events since its last use.
@@ -304,15 +312,49 @@ def _step(
 
 
 _START: LabelState = (-1, 0, (), (), ())
-#: Beyond this many label states a belief gives way to the search fallback (``states`` None).
+#: Beyond this many label states a belief is cut back to at most this many (module docstring);
+#: 0: no belief at all, every sample comes from the search fallback.
 MAX_STATES = 400
+#: A cut first drops the lightest states holding at most this share of the posterior's mass.
+CUT_MASS = 0.01
+
+
+def _completions(state: LabelState) -> float:
+    """The ways to deal every epoch's unrevealed cards to the state's places (a float)."""
+    ways = 1.0
+    pools, current = state[2], state[0]
+    for epoch in range(len(pools)):
+        if any(pools[epoch]) or epoch == current:
+            ways *= float(_ways(state, epoch))
+    return ways
+
+
+def _cut(
+    states: list[LabelState], weights: list[float], limit: int
+) -> tuple[list[LabelState], list[float], float]:
+    """The heaviest states (by weight times completions; ties by place, so the cut depends on
+    the log alone), in their order, less the lightest ones holding at most ``CUT_MASS`` of the
+    mass, and the share dropped; none if more than ``limit`` are left."""
+    mass = [w * _completions(st) for st, w in zip(states, weights)]
+    total = sum(mass)
+    order = sorted(range(len(states)), key=mass.__getitem__, reverse=True)
+    keep, dropped = len(order), 0.0
+    while keep > 1 and dropped + mass[order[keep - 1]] <= CUT_MASS * total:
+        keep -= 1
+        dropped += mass[order[keep]]
+    if keep > limit or not total:  # the mass is spread too thin: no belief (search instead)
+        return [], [], 1.0
+    kept = sorted(order[:keep])
+    return [states[i] for i in kept], [weights[i] for i in kept], dropped / total if total else 1.0
 
 
 class Belief:
     """The exact posterior over a seat's hidden cards given a prefix of its event log: label
-    states with weights (floats, rescaled so the largest is 1). Treat as immutable."""
+    states with weights (floats, rescaled so the largest is 1), less what cuts dropped
+    (``dropped``: the shares of the mass dropped, added up; 0.0 for the exact posterior). Treat
+    as immutable."""
 
-    __slots__ = ("states", "weights", "origin", "consumed", "masks", "_cumulative")
+    __slots__ = ("states", "weights", "origin", "consumed", "masks", "dropped", "_cumulative")
 
     def __init__(
         self,
@@ -321,8 +363,10 @@ class Belief:
         origin: object,
         consumed: int,
         masks: bool = False,
+        dropped: float = 0.0,
     ) -> None:
         self.states = states
+        self.dropped = dropped
         self.masks = masks  # some NO_MATCH event was taken in (tokens may carry masks)
         self.weights = weights
         self.origin = origin  # what the log was shortened from (see ``State.known_from``)
@@ -344,30 +388,27 @@ class Belief:
     def advance(self, events: list[tuple]) -> Belief:
         """The belief after ``events`` more events of the log."""
         states, weights = self.states, self.weights
-        if states is None:  # overflowed before: the search fallback takes over
+        if states is None:  # the search fallback took over before
             return Belief(None, None, self.origin, self.consumed + len(events))
-        masks = self.masks
+        masks, dropped = self.masks, self.dropped
         for event in events:
             masks = masks or event[0] == NO_MATCH
             states, weights = _step(states, weights, event, masks)
-            if not states:
-                raise InconsistentLog(f"no world explains the event log at {event!r}")
             if len(states) > MAX_STATES:
-                return Belief(None, None, self.origin, self.consumed + len(events))
+                states, weights, share = _cut(states, weights, MAX_STATES)
+                dropped += share
+            if not states:
+                if dropped:  # no cut was possible, or what a cut dropped explained the log
+                    return Belief(None, None, self.origin, self.consumed + len(events))
+                raise InconsistentLog(f"no world explains the event log at {event!r}")
             top = max(weights)
             if top != 1.0:
                 weights = [w / top for w in weights]
-        return Belief(states, weights, self.origin, self.consumed + len(events), masks)
+        return Belief(states, weights, self.origin, self.consumed + len(events), masks, dropped)
 
     def _final_weights(self) -> np.ndarray:
         if self._cumulative is None:
-            final = []
-            for state, weight in zip(self.states, self.weights):
-                ways = 1.0
-                for epoch in range(len(state[2])):
-                    if any(state[2][epoch]) or epoch == state[0]:
-                        ways *= float(_ways(state, epoch))
-                final.append(weight * ways)
+            final = [w * _completions(st) for st, w in zip(self.states, self.weights)]
             cumulative = np.cumsum(final)
             if not cumulative[-1] > 0:
                 raise InconsistentLog("no world completes the event log")
