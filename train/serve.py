@@ -401,7 +401,7 @@ class CardzooServer(ThreadingHTTPServer):
                 _int_field(body, "seed"),
                 self.shelf.folder,
             )
-        except (ValueError, TypeError) as err:
+        except (ValueError, TypeError, ImportError) as err:  # ImportError: ppo without torch
             raise ApiError(400, str(err)) from None
         sid = secrets.token_urlsafe(12)
         with self.lock:
@@ -555,6 +555,8 @@ def cmd_serve(args: Any) -> int:
     print(f"cardzoo serve: http://{host}:{port}/  (play: /play, replays: /replay; Ctrl-C stops)")
     if args.records is None:
         print("no --records: the replay page is empty and finished games are not saved")
+    if host not in ("127.0.0.1", "::1", "localhost"):
+        print(f"note: bound to {host}: anyone who can reach this address can use the pages")
     print("", end="", flush=True)
     try:
         server.serve_forever()

@@ -6,12 +6,17 @@ would. The browser itself is tested in test_serve_browser.py.
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import random
+import signal
+import subprocess
+import sys
 import threading
 import urllib.error
 import urllib.request
 from importlib import resources
+from pathlib import Path
 
 import pytest
 from cardzoo.train import serve
@@ -298,3 +303,37 @@ def test_the_end_of_every_game_is_shown_from_every_point_of_view(tmp_path, game)
     for seat in [None, *range(players)]:
         data = shelf.step(name, last, seat)
         assert "over" in data["svg"], data["svg"][:300]
+
+
+def test_every_page_file_is_package_data():
+    """The wheel ships train/web through pyproject's package-data patterns: every file there must
+    match one (an editable install would serve a file the wheel lacks)."""
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is in Python 3.11+")
+    root = Path(__file__).resolve().parents[2]
+    config = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert "cardzoo.train.web" in config["packages"]
+    patterns = config["package-data"]["cardzoo.train.web"]
+    files = sorted(p.name for p in (root / "train" / "web").iterdir())
+    assert {name for name, _ in serve.STATIC.values()} == set(files)
+    for name in files:
+        assert any(fnmatch.fnmatch(name, pattern) for pattern in patterns), name
+
+
+def test_the_command_prints_its_address_and_stops_cleanly_on_ctrl_c(tmp_path):
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cardzoo.train.cli", "serve", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("cardzoo serve: http://127.0.0.1:"), line
+        url = line.split()[2].rstrip("/")
+        assert call(url, "/api/records")[1]["records"] == []
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    assert "no --records" in out and "stopped" in out

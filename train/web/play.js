@@ -132,6 +132,8 @@ async function init() {
   fillSelect(document.getElementById("game"), names, gamesInfo.games.map((g) => g.title), names[0]);
   fillVariants();
   document.getElementById("opponents").value = gamesInfo.default_agents.join(",");
+  const kinds = document.getElementById("agent-kinds");
+  for (const kind of gamesInfo.agent_kinds) kinds.appendChild(el("option", null, { value: kind }));
   document.getElementById("game").addEventListener("change", fillVariants);
   document.getElementById("variant").addEventListener("change", fillPlayers);
   document.getElementById("players").addEventListener("change", fillSeats);
