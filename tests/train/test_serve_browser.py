@@ -5,7 +5,8 @@ clicking legal moves on the play page, checks the result shown against the recor
 saved, and steps through that record on the replay page. At every step it compares the table
 in the page with what the engine draws for the human's seat and checks that no card another seat
 holds in secret is in the page. Skipped (with the reason) only where chromium, its driver or the
-``web`` extra (selenium) is missing; CI installs all three.
+``web`` extra (selenium) is missing; CI installs all three and sets CARDZOO_REQUIRE_BROWSER=1, which
+turns a missing one into a failure.
 """
 
 from __future__ import annotations
@@ -32,14 +33,22 @@ SCREENSHOTS = os.environ.get("CARDZOO_SCREENSHOTS")
 
 pytestmark = pytest.mark.browser
 
+#: CI sets CARDZOO_REQUIRE_BROWSER=1: there a missing browser or driver fails instead of skipping.
+REQUIRED = os.environ.get("CARDZOO_REQUIRE_BROWSER") == "1"
+
+
+def _missing(reason: str) -> None:
+    if REQUIRED:
+        pytest.fail(f"{reason} (CARDZOO_REQUIRE_BROWSER=1)", pytrace=False)
+    pytest.skip(reason, allow_module_level=True)
+
+
 if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
-    pytest.skip(
-        f"no {CHROMIUM} or {CHROMEDRIVER}: apt-get install chromium chromium-driver",
-        allow_module_level=True,
-    )
-webdriver = pytest.importorskip(
-    "selenium.webdriver", reason="selenium is missing: pip install -e '.[web]'"
-)
+    _missing(f"no {CHROMIUM} or {CHROMEDRIVER}: apt-get install chromium chromium-driver")
+try:
+    from selenium import webdriver
+except ImportError:
+    _missing("selenium is missing: pip install -e '.[web]'")
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
