@@ -126,8 +126,12 @@ def _place_pieces(
 ) -> None:
     """The ravens, the Odin stone and the active Magic Way card."""
     L = len(state.paths[0])
-    if not all(-1 <= x < L for x in pos):
-        raise ValueError(f"pos: raven positions must be -1..{L - 1}, got {pos}")
+    # §7: the race ends the moment a raven stands on the last card, so no turn starts there.
+    if not all(-1 <= x < L - 1 for x in pos):
+        raise ValueError(
+            f"pos: raven positions must be -1..{L - 2} (a raven on the last card, {L - 1}, "
+            f"has ended the race), got {pos}"
+        )
     state.pos = list(pos)
     if stone is None:
         state.stone_card, state.stone_path = -1, -1

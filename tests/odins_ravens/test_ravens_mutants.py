@@ -15,7 +15,17 @@ import re
 
 import numpy as np
 import pytest
-from cardzoo.envs.odins_ravens import Config, EndTurn, Extend, Fly, Odin, Reorder, State, Target
+from cardzoo.envs.odins_ravens import (
+    Config,
+    EndTurn,
+    Extend,
+    Fly,
+    Odin,
+    Orient,
+    Reorder,
+    State,
+    Target,
+)
 
 LETTERS = "FMPSW"  # the land types of docs/rules/odins_ravens.md, in the engine's order
 CARD_NAMES = (*LETTERS, "O1", "O2", "O3", "O4")  # the kinds of a player's card
@@ -281,13 +291,16 @@ def test_land_deck_must_complete_the_forty_land_cards():
     assert error(land_deck=[("F", "M")]) == msg
 
 
-@pytest.mark.parametrize("pos", [(-2, -1), (-1, 5), (7, 0)])
-def test_raven_positions_must_be_on_the_row_or_before_it(pos):
-    assert error(pos=pos) == f"pos: raven positions must be -1..4, got {pos}"
+@pytest.mark.parametrize("pos", [(-2, -1), (-1, 5), (7, 0), (4, 0), (0, 4)])
+def test_raven_positions_must_be_on_the_row_or_before_it_but_not_on_its_last_card(pos):
+    """§7: a raven on the last card has ended the race, so a turn cannot start that way."""
+    msg = "pos: raven positions must be -1..3 (a raven on the last card, 4, has ended the race)"
+    assert error(pos=pos) == f"{msg}, got {pos}"
 
 
-def test_ravens_may_stand_anywhere_from_before_the_row_to_its_last_card():
-    assert position(pos=(-1, 4)).view(0).pos == (-1, 4)
+def test_ravens_may_stand_anywhere_from_before_the_row_to_the_card_before_its_last():
+    assert position(pos=(-1, 3)).view(0).pos == (-1, 3)
+    assert position(pos=(3, -1)).view(1).pos == (3, -1)
 
 
 @pytest.mark.parametrize("stone", [(5, 0), (-1, 0), (0, 2), (2, 0)])
@@ -446,3 +459,103 @@ def test_deck_make_up_options_take_their_bounds(flight, odin):
     cfg = Config(flight_cards_per_type=flight, odin_copies_per_type=odin)
     assert cfg.deck == [flight] * 5 + [odin] * 4
     assert State(cfg, seed=0).card_totals[:9] == cfg.deck
+
+
+# ---------------------------------------------------------------------------------------------
+# Odin options are offered only with a target (rules decision 16), short rows included
+
+
+def odin_options(s: State) -> set[tuple[int, int]]:
+    """The (Odin type 0..3, option 0 = A / 1 = B) pairs the player to act is offered."""
+    return {(m.odin, m.option) for m in s.legal_moves() if isinstance(m, Odin)}
+
+
+def test_o3_needs_an_empty_card_and_o3_b_a_row_of_two():
+    """O3-A rotates and O3-B removes an empty card (§6 item 3; B is illegal when L = 1). A
+    two-card row with a raven on card 0 has one empty card: both options, aimed at card 1; with
+    the stone on card 1 as well, neither."""
+    s = position(paths=("FM", "MP"), pos=(0, -1), hands=(["O3"], []))
+    assert {(2, 0), (2, 1)} <= odin_options(s)
+    s.apply(Odin(2, 1, False))
+    assert s.legal_moves() == [Target(1)]
+    s = position(paths=("FM", "MP"), pos=(0, -1), stone=(1, 1), hands=(["O3"], []))
+    assert not {(2, 0), (2, 1)} & odin_options(s)
+
+
+def test_o1_b_is_blocked_only_by_the_stone_on_the_card_ahead_on_the_movers_path():
+    """O1-B moves the player's raven 1 space forward; it may not enter the stone's space, and
+    only that space blocks it."""
+    assert (0, 1) not in odin_options(position(pos=(0, 2), stone=(1, 0), hands=(["O1"], [])))
+    for stone in ((1, 1), (3, 0)):  # ahead on the other path; further on my own path
+        assert (0, 1) in odin_options(position(pos=(0, 2), stone=stone, hands=(["O1"], []))), stone
+
+
+# ---------------------------------------------------------------------------------------------
+# Attaching land cards (O2-B and the extension)
+
+
+def test_the_drawn_land_card_shows_what_it_is_attached_for():
+    """While a drawn land card waits to be oriented, the status line names why it was drawn."""
+    s = position(hands=(["O2"], []))
+    s.apply(Odin(1, 1, False))  # O2-B
+    assert "(O2-B: land card" in s.render()
+    s = position(hands=([], []))
+    s.apply(EndTurn())
+    s.apply(Extend(True))
+    assert "(extension: land card" in s.render()
+
+
+def test_orienting_a_land_card_puts_the_chosen_land_type_on_my_path():
+    """Orient(high_mine): the card's higher-numbered land type goes on the mover's path and the
+    other on the opponent's, or the other way round."""
+    tried = 0
+    for seed in range(40):
+        for high_mine in (True, False):
+            s = position(hands=([], []), current_player=1, seed=seed)
+            s.apply(EndTurn())
+            s.apply(Extend(True))
+            low, high = sorted(divmod(s.view(1).pending_land, 5))
+            if low == high:  # a double looks the same either way round
+                break
+            s.apply(Orient(high_mine))
+            mine, theirs = (high, low) if high_mine else (low, high)
+            paths = s.view(1).paths
+            assert (paths[1][-1], paths[0][-1]) == (mine, theirs), (seed, high_mine)
+            tried += 1
+    assert tried >= 20
+
+
+def test_once_a_land_card_is_attached_nothing_reads_as_pending():
+    """After the extension's card (the turn then passes) and after both O2-B cards (back to
+    the play phase), the view's land-card fields read as in a fresh game: no card in hand and
+    no reason to orient one."""
+    fresh = State(Config(), seed=5).view(0)
+    s = position(hands=([], []))
+    s.apply(EndTurn())
+    s.apply(Extend(True))
+    s.apply(s.legal_moves()[0])
+    v = s.view(0)
+    assert v.current_player == 1
+    assert (v.pending_land, v.orient_for) == (fresh.pending_land, fresh.orient_for)
+    s = position(hands=(["O2"], []))
+    s.apply(Odin(1, 1, False))
+    for _ in range(2):
+        assert s.view(0).pending_land >= 0
+        s.apply(s.legal_moves()[0])
+    v = s.view(0)
+    assert EndTurn() in s.legal_moves()
+    assert (v.pending_land, v.orient_for) == (fresh.pending_land, fresh.orient_for)
+
+
+def test_two_removed_cards_are_both_known_at_the_bottom_of_the_land_deck():
+    """O3-B puts the removed card face down under the land deck, where both players know it:
+    after two removals both cards are known."""
+    s = position(hands=(["O3", "O3"], []))
+    row = list(zip(*s.view(0).paths))
+    removed = []
+    for _ in range(2):
+        s.apply(Odin(2, 1, False))
+        removed.append(row.pop(1))
+        s.apply(Target(1))
+    codes = sorted(a * 5 + b for a, b in removed)
+    assert sorted(s.view(0).land_known) == codes == sorted(s.view(1).land_known)

@@ -174,7 +174,8 @@ def test_o3_b_is_illegal_on_a_one_card_path():
 
 
 def test_o3_needs_an_empty_card():
-    s = position("FP", "MW", pos=(0, 1), hands=[["O3"], []])
+    # a raven on card 0 and the stone on card 1 (no raven may stand on the last card: §7)
+    s = position("FP", "MW", pos=(0, -1), stone=(1, 1), hands=[["O3"], []])
     assert not ok(s, Odin(2, 0, 0)) and not ok(s, Odin(2, 1, 0))
 
 
