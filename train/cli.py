@@ -179,6 +179,7 @@ def _eval(
     quiet: bool,
     record_dir: str | None = None,
     game_log: bool = False,
+    executor: Any = None,
 ) -> Any:
     progress = None if quiet else progress_bar(f"{game} {players}p")
     return run_tournament(
@@ -192,6 +193,7 @@ def _eval(
         workers=workers,
         record_dir=record_dir,
         game_log=game_log,
+        executor=executor,
     )
 
 
@@ -234,6 +236,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     check_tournament_numbers(args)
     check_output_path(args.json)
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    from cardzoo.train import ray_eval  # imports Ray only with --ray
+
+    executor = ray_eval.executor_for(args)  # None unless --ray; a bad mix fails here
     if args.record is not None:
         prepare_record_folder(args.record, load(args.game).GAME.name, args.players)
     result = _eval(
@@ -247,6 +252,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         args.quiet,
         args.record,
         game_log=bool(args.json),  # the JSON lists every game (seats, result, length)
+        executor=executor,
     )
     print(result.table())
     if args.json:
@@ -539,6 +545,7 @@ def _add_eval(sub: Any) -> None:
         metavar="key=value",
         help="rule options, e.g. midturn_exhaustion=partial",
     )
+    __import__("cardzoo.train.ray_eval").train.ray_eval.add_eval_flags(p)  # --ray, --address
     p.set_defaults(func=cmd_eval)
 
 

@@ -12,7 +12,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -266,6 +266,7 @@ def run_tournament(
     workers: int = 1,
     record_dir: str | None = None,
     game_log: bool = False,
+    executor: Callable[[Iterator[tuple]], Iterable[dict[str, Any]]] | None = None,
 ) -> TournamentResult:
     """Play ``games`` games; in game ``g`` lineup slot ``i`` sits in seat ``(i + g) % players``
     (in a side lineup, see the module docstring, slot ``i`` plays side ``(i + g) % sides``).
@@ -275,6 +276,8 @@ def run_tournament(
     folder) each game is also saved there as a game record (:mod:`cardzoo.train.records`), named
     by :func:`~cardzoo.train.records.record_filename`; each worker writes its own games. With
     ``game_log`` the result also lists every game's seats and finishing places (``game_log``).
+    ``executor`` (e.g. :func:`cardzoo.train.ray_eval.ray_executor`) plays the chunks of games
+    instead of local processes: it maps :func:`play_chunk` over the jobs, results in any order.
     """
     if not 1 <= games <= MAX_GAMES:
         raise ValueError(f"games must be >= 1 and at most {MAX_GAMES:,}, got {games}")
@@ -321,7 +324,9 @@ def run_tournament(
     )
     workers = min(workers, -(-games // chunk))  # no idle processes
     done = 0
-    if workers == 1:
+    if executor is not None:
+        partials, workers = executor(jobs), 1
+    elif workers == 1:
         partials = map(_play_games, jobs)
     else:
         import multiprocessing
@@ -349,6 +354,11 @@ def run_tournament(
     out.mean_steps /= games
     out.seconds = time.perf_counter() - started
     return out
+
+
+def play_chunk(job: tuple) -> dict[str, Any]:
+    """Play one chunk of a tournament (a job made by :func:`run_tournament`); counts to merge."""
+    return _play_games(job)
 
 
 def _ignore_ctrl_c() -> None:

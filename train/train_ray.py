@@ -332,14 +332,19 @@ def _line(row: dict[str, Any], league: League) -> str:
     return text
 
 
-def _start_ray(args: argparse.Namespace) -> None:
+def _start_ray(args: argparse.Namespace) -> bool:
+    """Connect to ``--address`` or start a local Ray; False when Ray was already running (a
+    caller that set it up, e.g. a test cluster, keeps it)."""
     import ray
 
+    if ray.is_initialized():
+        return False
     if args.address:
         ray.init(address=args.address, log_to_driver=False)
     else:
         cpus = args.num_cpus or max(os.cpu_count() or 1, args.num_env_runners + args.num_learners)
         ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False)
+    return True
 
 
 def _check_numbers(args: argparse.Namespace) -> None:
@@ -370,15 +375,26 @@ def cmd_train_ray(args: argparse.Namespace) -> int:
 
     prepare_run_folder(out)
     _write_json(os.path.join(out, RUN_FILE), settings)
-    _start_ray(args)
+    started = _start_ray(args)
     try:
         rows = run(args, out, settings)
     finally:
-        import ray
+        if started:
+            import ray
 
-        ray.shutdown()
+            ray.shutdown()
     print(f"run folder {out}: {len(rows)} iterations; the policy plays as rllib:{out}")
     return 0
+
+
+def runner_nodes(algo: Any) -> list[str]:
+    """The Ray node id of each remote env runner (empty when sampling in the driver)."""
+    import ray
+
+    def node(runner: Any) -> str:
+        return ray.get_runtime_context().get_node_id()
+
+    return list(algo.env_runner_group.foreach_env_runner(node, local_env_runner=False))
 
 
 def run(args: argparse.Namespace, out: str, settings: dict[str, Any]) -> list[dict[str, Any]]:
@@ -392,6 +408,9 @@ def run(args: argparse.Namespace, out: str, settings: dict[str, Any]) -> list[di
         algo.restore_from_path(str(checkpoint))
         if not args.quiet:
             print(f"resumed {checkpoint} (iteration {algo.iteration})")
+    nodes = runner_nodes(algo)
+    if not args.quiet and nodes:
+        print(f"{len(nodes)} env runners on {len(set(nodes))} node(s)")
     iterations = args.iterations or (None if args.max_minutes else 10)
     started, rows = time.perf_counter(), []
     try:
@@ -405,6 +424,7 @@ def run(args: argparse.Namespace, out: str, settings: dict[str, Any]) -> list[di
             if win is not None and win > settings["snapshot_threshold"]:
                 row["snapshot_added"] = add_snapshot(algo, league, settings)
             row["league"] = league.opponents
+            row["runner_nodes"] = nodes
             row["checkpoint"] = str(_save(algo, out, settings))
             with open(os.path.join(out, "progress.jsonl"), "a") as fh:
                 fh.write(json.dumps(row) + "\n")
