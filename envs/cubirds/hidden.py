@@ -46,9 +46,11 @@ Sampling, in this order (each stage only if the one before found nothing):
    the cards ``p`` knows left it) in proportion to what is left, restricted by local checks so that
    every lay and flock count can still be met: the lays still to come of a hand need so many
    cards of their species before their own end (Hall's condition for these nested windows), a pile
-   must keep what the lays drawing from it still need, and a pile drawn to its end must find a
-   place for each of its cards. These checks are necessary, not sufficient: a replay can still
-   run into a dead end, and then it starts again. This is the natural sample: drawn like the game.
+   must keep what the lays drawing from it still need (a lay spanning a reshuffle can get from
+   the next public pile at most what that pile holds beyond its own lays' needs), and a pile
+   drawn to its end must find a place for each of its cards. These checks are necessary, not
+   sufficient: a replay can still run into a dead end, and then it starts again. This is the
+   natural sample: drawn like the game, the checks steering it (it is not an exact sampler).
 2. **Exact per-pile search** (:meth:`_Plan.sample_exact`): every pile's batches at once as a flow
    (species -> lay interval -> batch, with lower bounds), depth first over the piles.
 3. **Split search** (:meth:`_Plan.sample_split`, public round-end discards only): fixes how many

@@ -490,11 +490,11 @@ class _FastReplay:
         self.pending = [[0] * NUM_SPECIES for _ in range(plan.num_players)]
         # What the lays still to come need from this pile at least, per species: what their
         # later positions (drawn from later piles) cannot give.
-        later: dict[int, int] = {}
+        later = {iv: after for iv, after, _ in plan.pile_demands[step[3]]}
+        self._next_pile_bounds(step[3], later)
         minimum = [0] * NUM_SPECIES
-        for iv, after, s in plan.pile_demands[step[3]]:
-            later[iv] = after
-            minimum[s] += max(0, req[iv] - assigned[iv] - after)
+        for iv, _, s in plan.pile_demands[step[3]]:
+            minimum[s] += max(0, req[iv] - assigned[iv] - later[iv])
         self.later, self.minimum = later, minimum
         if any(avail[s] < minimum[s] for s in SPECIES):
             return False
@@ -509,6 +509,28 @@ class _FastReplay:
             room[plan.species_of[iv]] += _room(req[iv], assigned[iv], k)
         self.left_here, self.room = left_here, room
         return not any(avail[s] > room[s] for s in SPECIES)
+
+    def _next_pile_bounds(self, g: int, later: dict[int, int]) -> None:
+        """A lay spanning pile ``g`` and the next gets from the next pile at most what that
+        pile holds of its species beyond what the next pile's other lays need from it at
+        least: ``later`` (its positions after pile ``g``) shrinks to that plus its positions
+        further on. Only with public piles (no face-down hands feed the next pile). Without
+        this, a replay that gives such a lay too few cards here finds out only at the next
+        pile (most dead ends of replays across a reshuffle)."""
+        plan, req, assigned = self.plan, self.req, self.assigned
+        nxt = g + 1
+        if nxt > plan.last_pile or plan.fed[g] or any(plan.fed_known[g]):
+            return
+        _, public, reserved = plan.pile_source[nxt]
+        spare = [public[s] - reserved[s] for s in SPECIES]
+        spanning = []
+        for iv, beyond, s in plan.pile_demands[nxt]:
+            if iv in later:
+                spanning.append((iv, beyond, s))
+            else:
+                spare[s] -= max(0, req[iv] - assigned[iv] - beyond)
+        for iv, beyond, s in spanning:
+            later[iv] = min(later[iv], max(0, spare[s]) + beyond)
 
     def _batch(self, step: tuple) -> bool:
         """Draw the cards of one batch one by one; False at a dead end."""
