@@ -18,19 +18,27 @@ each draw into a chance outcome with exact probabilities is a separate piece of 
 Sampling algorithms (random play, MCTS / ISMCTS with :meth:`CardzooState.resample_from_infostate`,
 ``rl_environment`` agents) work.
 
-Parameters: ``players`` (the env's default player count) and ``seed`` (-1: seeded from the OS).
-With ``seed=s``, the first ``new_initial_state()`` deals the same game as ``env.reset(seed=s)``,
-and later ones the games the env would deal on later ``reset()`` calls without a seed.
+Parameters: ``players`` (the player count, the Config's ``num_players``), ``variant`` (a named
+variant of the env, "" for none), ``seed`` (-1: seeded from the OS) and every rule option with a
+scalar default (:func:`rule_parameters`). With ``seed=s``, the first ``new_initial_state()`` deals
+the same game as ``env.reset(seed=s)``, and later ones the games the env would deal on later
+``reset()`` calls without a seed.
 
 Observations: ``observation_tensor(player)`` is the env's observation for that seat (the game's
 default encoder, as float32); its ``dict`` has one entry per encoder piece, reshaped to the piece's
-shape. ``observation_string`` and ``information_state_string`` are both ``render_for(player)``:
-what the seat sees now, not a perfect-recall history (no information-state tensor is provided).
+shape. ``observation_string`` is ``render_for(player)``: what the seat sees now.
+``information_state_string`` is perfect-recall: ``render_for(player)`` followed by a digest of the
+seat's whole information history (:meth:`CardzooState.information_history`), so two states give
+the same string only if the seat saw the same things in the same order; equal strings therefore
+come with equal legal actions, which OpenSpiel's ISMCTS relies on. No information-state tensor.
 Actions are the env's action ids (the engine's move ids); ``action_to_string`` is the move's text.
 """
 
 from __future__ import annotations
 
+import hashlib
+import struct
+from dataclasses import fields
 from typing import Any
 
 import numpy as np
@@ -44,6 +52,29 @@ PREFIX = "python_cardzoo_"
 #: Generous bound on engine moves per counted turn, for ``max_game_length`` (measured in random
 #: play: at most 3 in Cubirds, 1 in Beasty Bar, 6 in Sitting Ducks, 15 in Odin's Ravens).
 MOVES_PER_TURN_BOUND = 64
+
+
+#: Game parameters that are not rule options: the player count (OpenSpiel's usual name for it),
+#: the named variant ("" for none) and the seed.
+NON_RULE_PARAMETERS = ("players", "variant", "seed")
+
+
+def rule_parameters(spec: Any) -> dict[str, Any]:
+    """The game's rule options that OpenSpiel can carry, with their defaults.
+
+    OpenSpiel parameters are bool, int, float or str: every ``Config`` field with such a default
+    is one (``first_player`` as a string: ``"random"`` or a seat, e.g. ``"0"``). Fields whose
+    default is a tuple or ``None`` (Odin's Ravens' fixed land cards, Sitting Ducks' action deck)
+    are left out: they keep their defaults. ``num_players`` is the ``players`` parameter.
+    """
+    default = spec.config_cls()
+    out: dict[str, Any] = {}
+    for f in fields(spec.config_cls):
+        value = getattr(default, f.name)
+        if f.name == "num_players" or not isinstance(value, bool | int | float | str):
+            continue
+        out[f.name] = str(value) if f.name == "first_player" else value
+    return out
 
 
 def _game_type(spec: Any) -> pyspiel.GameType:
@@ -62,8 +93,38 @@ def _game_type(spec: Any) -> pyspiel.GameType:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": default.num_players, "seed": -1},
+        parameter_specification={
+            "players": default.num_players,
+            "variant": "",
+            "seed": -1,
+            **rule_parameters(spec),
+        },
     )
+
+
+def config_from_parameters(spec: Any, params: dict[str, Any]) -> Any:
+    """The engine ``Config`` for OpenSpiel game parameters (ValueError naming a bad one).
+
+    OpenSpiel fills in every parameter the user left out with its default, so a parameter equal
+    to its default counts as not given: a variant's choice then stands.
+    """
+    defaults = rule_parameters(spec)
+    variant = params.get("variant", "") or None
+    options: dict[str, Any] = {}
+    players = params.get("players", spec.config_cls().num_players)
+    if players != spec.config_cls().num_players:
+        options["num_players"] = players
+    for name, default in defaults.items():
+        value = params.get(name, default)
+        if value == default and type(value) is type(default):
+            continue
+        if name == "first_player" and isinstance(value, str) and value.lstrip("-").isdigit():
+            value = int(value)  # a seat, given as text
+        options[name] = value
+    try:
+        return spec.make_config(variant, **options)  # ValueError names the bad option
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"bad python_cardzoo_{spec.name} parameters: {err}") from err
 
 
 class CardzooGame(pyspiel.Game):
@@ -73,12 +134,11 @@ class CardzooGame(pyspiel.Game):
     game_type: pyspiel.GameType
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        params = dict(params or {})
         spec = self.spec
-        players = int(params.get("players", spec.config_cls().num_players))
-        seed = int(params.get("seed", -1))
-        self.config = spec.make_config(num_players=players)  # ValueError names a bad count
+        self.config = config_from_parameters(spec, params or {})
         self.encoder = spec.encoders[spec.default_encoder](self.config)
+        players = self.config.num_players
+        seed = int((params or {}).get("seed", -1))
         info = pyspiel.GameInfo(
             num_distinct_actions=self.encoder.num_actions,
             max_chance_outcomes=0,
@@ -88,7 +148,14 @@ class CardzooGame(pyspiel.Game):
             utility_sum=0.0,
             max_game_length=(self.config.max_turns + 1) * MOVES_PER_TURN_BOUND,
         )
-        super().__init__(self.game_type, info, {"players": players, "seed": seed})
+        # The parameters the game really has (a variant's choices included), so that
+        # str(game) loads the same game again.
+        resolved = {"players": players, "variant": (params or {}).get("variant", ""), "seed": seed}
+        for name, default in rule_parameters(spec).items():
+            value = getattr(self.config, name)
+            resolved[name] = str(value) if isinstance(default, str) else value
+        super().__init__(self.game_type, info, resolved)
+        self._obs_buffer = np.zeros(self.encoder.size, np.float32)
         # The env's own seeding: one generator, a child seed per dealt game.
         self._rng = np.random.default_rng(None if seed < 0 else seed)
 
@@ -98,31 +165,66 @@ class CardzooGame(pyspiel.Game):
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
-    ) -> CardzooObserver:
+    ) -> CardzooObserver | CardzooInfoStateObserver:
         if params:
             raise ValueError(f"cardzoo observers take no parameters; got {params}")
+        if iig_obs_type is not None and iig_obs_type.perfect_recall:
+            return CardzooInfoStateObserver()
         return CardzooObserver(self.encoder)
 
 
 class _EngineBox:
-    """Holds the engine state. OpenSpiel clones a Python state with ``copy.deepcopy`` (which
-    also copies its history); this box makes that copy the engine's own fast ``clone()``."""
+    """Holds the engine state and the game's encoder. OpenSpiel clones a Python state with
+    ``copy.deepcopy`` (which also copies its history); this box makes that copy the engine's own
+    fast ``clone()`` and shares the encoder. Pickled (``state.serialize()``) as both."""
 
-    __slots__ = ("engine",)
+    __slots__ = ("engine", "encoder", "buffer")
 
-    def __init__(self, engine: Any) -> None:
+    def __init__(self, engine: Any, encoder: Any) -> None:
         self.engine = engine
+        self.encoder = encoder
+        self.buffer = np.zeros(encoder.size, np.float32)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _EngineBox:
-        return _EngineBox(self.engine.clone())
+        return _EngineBox(self.engine.clone(), self.encoder)
+
+    def __getstate__(self) -> tuple[Any, Any]:
+        return self.engine, self.encoder
+
+    def __setstate__(self, state: tuple[Any, Any]) -> None:
+        self.__init__(*state)
+
+    def observe(self, player: int) -> bytes:
+        """What ``player`` sees now: the bytes of its observation (the env's encoder)."""
+        self.encoder.encode_to(self.engine, player, self.buffer)
+        return self.buffer.tobytes()
+
+
+def _chain(digest: bytes, event: bytes) -> bytes:
+    return hashlib.blake2b(digest + event, digest_size=16).digest()
+
+
+#: Tags that start a player's information history: a dealt game, or a resampled world in which
+#: the player's past is unknown (the other seats of ``resample_from_infostate``'s twin).
+_DEALT = b"dealt"
+_RESAMPLED = b"resampled"
 
 
 class CardzooState(pyspiel.State):
-    """An OpenSpiel state wrapping one engine ``State`` (:attr:`engine`)."""
+    """An OpenSpiel state wrapping one engine ``State`` (:attr:`engine`).
 
-    def __init__(self, game: CardzooGame, engine: Any) -> None:
+    Besides the engine it keeps, per player, a digest of that player's information history (see
+    :meth:`information_history`), updated on every move.
+    """
+
+    def __init__(
+        self, game: CardzooGame, engine: Any, recall: list[tuple[int, bytes]] | None = None
+    ) -> None:
         super().__init__(game)
-        self._box = _EngineBox(engine)
+        self._box = _EngineBox(engine, game.encoder)
+        if recall is None:
+            recall = [(0, _chain(_DEALT, self._box.observe(p))) for p in range(engine.num_players)]
+        self._recall = recall
 
     @property
     def engine(self) -> Any:
@@ -144,7 +246,29 @@ class CardzooState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         # OpenSpiel has already checked the action against legal_actions().
-        self.engine.apply_id(int(action))
+        box = self._box
+        mover = box.engine.current_player
+        box.engine.apply_id(int(action))
+        # Each seat's history grows by what it learnt from this move: who moved, the action if
+        # it was its own (other seats' actions only through what they changed on the table),
+        # and its observation afterwards.
+        recall = self._recall
+        for p, (count, digest) in enumerate(recall):
+            own = int(action) if p == mover else -1
+            event = struct.pack("<ii", mover, own) + box.observe(p)
+            recall[p] = (count + 1, _chain(digest, event))
+
+    def information_history(self, player: int) -> tuple[int, str]:
+        """``player``'s information history: (moves seen, hex digest).
+
+        The digest chains, from the deal on, one event per move: the seat that moved, the action
+        if ``player`` made it, and ``player``'s observation after it (the env's observation
+        vector, a function of what that seat may see). Two states give equal digests exactly
+        when (up to a 128-bit hash collision) the player has seen the same things in the same
+        order: a perfect-recall information state.
+        """
+        count, digest = self._recall[player]
+        return count, digest.hex()
 
     def _action_to_string(self, player: int, action: int) -> str:
         return str(self.engine.MOVES[action])
@@ -159,10 +283,19 @@ class CardzooState(pyspiel.State):
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CardzooState:
         """A copy with everything ``player_id`` cannot see resampled by the engine's
-        ``determinize``; the sampler (a callable giving floats in [0, 1)) seeds its RNG."""
+        ``determinize``; the sampler (a callable giving floats in [0, 1)) seeds its RNG.
+
+        The copy keeps ``player_id``'s information history. The other seats' histories in the
+        resampled world are unknown: each restarts from its observation there.
+        """
         seed = int(probability_sampler() * 2**31)
-        twin = CardzooState(self.get_game(), self.engine.determinize(player_id, seed))
-        return twin
+        game = self.get_game()
+        box = _EngineBox(self.engine.determinize(player_id, seed), game.encoder)
+        recall = [
+            self._recall[p] if p == player_id else (0, _chain(_RESAMPLED, box.observe(p)))
+            for p in range(len(self._recall))
+        ]
+        return CardzooState(game, box.engine, recall)
 
     def __str__(self) -> str:
         return self.engine.render()
@@ -184,6 +317,25 @@ class CardzooObserver:
 
     def string_from(self, state: CardzooState, player: int) -> str:
         return state.engine.render_for(player)
+
+
+class CardzooInfoStateObserver:
+    """OpenSpiel PyObserver for perfect recall: strings only (no information-state tensor).
+
+    The string is ``render_for(player)`` (readable) followed by the player's information history
+    (:meth:`CardzooState.information_history`), which makes it perfect-recall.
+    """
+
+    def __init__(self) -> None:
+        self.tensor = np.zeros(0, np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+
+    def set_from(self, state: CardzooState, player: int) -> None:
+        raise pyspiel.SpielError("cardzoo games provide no information-state tensor")
+
+    def string_from(self, state: CardzooState, player: int) -> str:
+        count, digest = state.information_history(player)
+        return f"{state.engine.render_for(player)}\n[information history: {count} moves, {digest}]"
 
 
 def register_games() -> list[str]:

@@ -95,6 +95,127 @@ def test_resample_keeps_what_the_player_sees(name: str) -> None:
     assert differs > 0  # the hidden cards really were resampled somewhere
 
 
+#: Per game: (random games, every k-th move a search root, twins per root, moves per twin). Odin's
+#: Ravens games run ~1000 moves, so fewer roots there.
+KEY_CHECKS = {
+    "cubirds": (2, 6, 6, 20),
+    "beasty_bar": (4, 2, 6, 20),
+    "sitting_ducks": (2, 6, 6, 20),
+    "odins_ravens": (1, 40, 4, 20),
+}
+
+
+@pytest.mark.parametrize("name", [s.name for s in SPECS])
+def test_equal_information_states_have_equal_legal_actions(name: str) -> None:
+    # What ISMCTS does: worlds resampled for the player to move, played on; every information
+    # state string met (of any player) must always come with the same legal actions. With
+    # render_for alone as the string, Odin's Ravens failed this (O4-B's second card: the first
+    # card chosen is not shown, only remembered).
+    games_, every, twins, depth = KEY_CHECKS[name]
+    game = load(name, min(next(s for s in SPECS if s.name == name).player_counts), 2)
+    rng = np.random.default_rng(1)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    seen: dict[tuple[int, str], list[int]] = {}
+    checked = 0
+    for _ in range(games_):
+        state = game.new_initial_state()
+        step = 0
+        while not state.is_terminal():
+            if step % every == 0:
+                player = state.current_player()
+                for _ in range(twins):
+                    twin = state.resample_from_infostate(player, sampler)
+                    for _ in range(depth):
+                        if twin.is_terminal():
+                            break
+                        legal = twin.legal_actions()
+                        key = (twin.current_player(), twin.information_state_string())
+                        assert seen.setdefault(key, legal) == legal, key
+                        checked += 1
+                        twin.apply_action(int(rng.choice(legal)))
+            state.apply_action(int(rng.choice(state.legal_actions())))
+            step += 1
+    assert checked > 100
+
+
+def test_information_state_is_perfect_recall() -> None:
+    # Same seeded deal, different first moves: a player's information state strings differ
+    # afterwards even where what it sees now (render_for) may coincide, and a clone agrees.
+    game_a, game_b = load("beasty_bar", 2, 9), load("beasty_bar", 2, 9)
+    a, b = game_a.new_initial_state(), game_b.new_initial_state()
+    assert str(a) == str(b)
+    for p in range(2):
+        assert a.information_state_string(p) == b.information_state_string(p)
+    legal = a.legal_actions()
+    a.apply_action(legal[0])
+    b.apply_action(legal[1])
+    for p in range(2):
+        assert a.information_state_string(p) != b.information_state_string(p)
+        assert a.clone().information_state_string(p) == a.information_state_string(p)
+    count, _ = a.information_history(0)
+    assert count == 1
+    assert a.information_state_string(0).startswith(a.engine.render_for(0))
+
+
+def test_odins_ravens_o4b_second_card_is_told_apart() -> None:
+    # O4-B swaps two empty land cards, chosen one after the other; the first choice is not on
+    # the table (render_for is the same whichever card it was) but decides the second card's
+    # legal targets (higher than the first). The information state must tell them apart.
+    from cardzoo.envs.odins_ravens.data import OP_SWAP_FIRST
+
+    game = load("odins_ravens", 2, 0)
+    rng = np.random.default_rng(0)
+    state = game.new_initial_state()
+    while not (state.engine.target_op == OP_SWAP_FIRST and len(state.legal_actions()) >= 2):
+        if state.is_terminal():
+            state = game.new_initial_state()
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    player = state.current_player()
+    first, second = state.clone(), state.clone()
+    first.apply_action(state.legal_actions()[0])
+    second.apply_action(state.legal_actions()[1])
+    assert first.current_player() == second.current_player() == player
+    assert first.observation_string(player) == second.observation_string(player)
+    assert first.legal_actions() != second.legal_actions()
+    assert first.information_state_string(player) != second.information_state_string(player)
+
+
+class _ZeroEvaluator:
+    """An MCTS evaluator without rollouts (value 0, uniform prior): keeps the ISMCTS runs below
+    cheap while still building and searching the tree keyed by information state strings."""
+
+    def evaluate(self, state):
+        return np.zeros(state.get_game().num_players())
+
+    def prior(self, state):
+        legal = state.legal_actions()
+        return [(a, 1.0 / len(legal)) for a in legal]
+
+
+@pytest.mark.parametrize("name", [s.name for s in SPECS])
+def test_ismcts_bot_finishes_every_game(name: str) -> None:
+    from open_spiel.python.algorithms import ismcts
+
+    game = load(name, min(next(s for s in SPECS if s.name == name).player_counts), 1)
+    sims = 4 if name == "odins_ravens" else 8
+    bot = ismcts.ISMCTSBot(game, _ZeroEvaluator(), 2.0, sims, random_state=np.random.RandomState(0))
+    rng = np.random.default_rng(0)
+    state = game.new_initial_state()
+    bot_moves = 0
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        if state.current_player() == 0:
+            action = int(bot.step(state))
+            bot_moves += 1
+        else:
+            action = int(rng.choice(legal))
+        assert action in legal
+        state.apply_action(action)
+    assert bot_moves > 0
+    assert sum(state.returns()) == pytest.approx(0.0)
+
+
 def test_ismcts_bot_plays_legal_moves() -> None:
     from open_spiel.python.algorithms import ismcts, mcts
 
