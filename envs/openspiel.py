@@ -124,7 +124,8 @@ def config_from_parameters(spec: Any, params: dict[str, Any]) -> Any:
     try:
         return spec.make_config(variant, **options)  # ValueError names the bad option
     except (TypeError, ValueError) as err:
-        raise ValueError(f"bad python_cardzoo_{spec.name} parameters: {err}") from err
+        hint = " (the 'players' parameter)" if "num_players" in str(err) else ""
+        raise ValueError(f"bad python_cardzoo_{spec.name} parameters: {err}{hint}") from err
 
 
 class CardzooGame(pyspiel.Game):

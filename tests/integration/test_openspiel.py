@@ -8,7 +8,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 from cardzoo.envs import games, make  # noqa: E402
-from cardzoo.envs.openspiel import register_games  # noqa: E402
+from cardzoo.envs.openspiel import register_games, rule_parameters  # noqa: E402
 
 SPECS = [m.raw_env.game for m in games()]
 CASES = [(s.name, n) for s in SPECS for n in s.player_counts]
@@ -47,12 +47,14 @@ def test_bad_player_count_is_refused() -> None:
         load("odins_ravens", 3)
 
 
-@pytest.mark.parametrize(("name", "players"), CASES)
-def test_trajectory_equals_the_env(name: str, players: int) -> None:
-    seed = 11
-    state = load(name, players, seed).new_initial_state()
-    env = make(name, num_players=players)
+def play_both(name: str, params: dict, env_options: dict, seed: int = 11) -> None:
+    """Play one seeded game through pyspiel and through the env with the same random actions;
+    assert they agree at every step (player, legal actions, observation) and at the end."""
+    game = pyspiel.load_game(f"python_cardzoo_{name}", {**params, "seed": seed})
+    state = game.new_initial_state()
+    env = make(name, **env_options)
     env.reset(seed=seed)
+    assert game.config == env.unwrapped.config
     rng = np.random.default_rng(5)
     while not state.is_terminal():
         agent = env.agent_selection
@@ -70,7 +72,95 @@ def test_trajectory_equals_the_env(name: str, players: int) -> None:
     assert env.terminations[agent] or env.truncations[agent]
     assert state.returns() == list(env.unwrapped.outcome().rewards)
     assert sum(state.returns()) == pytest.approx(0.0)
-    assert len(state.history()) <= state.get_game().max_game_length()
+    assert len(state.history()) <= game.max_game_length()
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_trajectory_equals_the_env(name: str, players: int) -> None:
+    play_both(name, {"players": players}, {"num_players": players})
+
+
+VARIANT_CASES = [(s.name, v) for s in SPECS for v in s.variants]
+OPTION_CASES = [
+    (s.name, option, value)
+    for s in SPECS
+    for option, values in s.option_values.items()
+    for value in values
+    if option in rule_parameters(s)
+]
+
+
+@pytest.mark.parametrize(("name", "variant"), VARIANT_CASES)
+def test_variant_parameter_equals_the_env_variant(name: str, variant: str) -> None:
+    play_both(name, {"variant": variant}, {"variant": variant})
+
+
+@pytest.mark.parametrize(("name", "option", "value"), OPTION_CASES)
+def test_rule_option_parameter_equals_the_env_option(name: str, option: str, value) -> None:
+    param = str(value) if option == "first_player" else value
+    play_both(name, {option: param}, {option: value}, seed=3)
+
+
+@pytest.mark.parametrize("name", [s.name for s in SPECS])
+def test_parameters_are_the_scalar_rule_options(name: str) -> None:
+    spec = next(s for s in SPECS if s.name == name)
+    game = load(name, spec.config_cls().num_players)
+    params = game.get_parameters()
+    assert set(params) == {"players", "variant", "seed", *rule_parameters(spec)}
+    default = spec.config_cls()
+    assert params["players"] == default.num_players
+    for option in rule_parameters(spec):
+        assert str(params[option]) == str(getattr(default, option))
+    # str(game) loads the same game again.
+    assert pyspiel.load_game(str(game)).config == game.config
+
+
+def test_variant_choices_stand_and_explicit_options_win() -> None:
+    team = pyspiel.load_game("python_cardzoo_sitting_ducks", {"variant": "team"})
+    assert (team.num_players(), team.config.mode) == (4, "team")
+    assert team.get_parameters()["players"] == 4
+    advanced = pyspiel.load_game(
+        "python_cardzoo_beasty_bar", {"variant": "advanced", "chameleon_may_decline": True}
+    )
+    assert (advanced.config.scoring, advanced.config.set_aside) == ("points", 4)
+    assert advanced.config.chameleon_may_decline is True
+    points = pyspiel.load_game("python_cardzoo_sitting_ducks", {"variant": "points"})
+    assert points.config.points_games == 3
+    more = pyspiel.load_game(
+        "python_cardzoo_sitting_ducks", {"variant": "points", "points_games": 5}
+    )
+    assert more.config.points_games == 5
+
+
+def test_first_player_parameter_is_a_seat_or_random() -> None:
+    for seat in range(3):
+        game = pyspiel.load_game(
+            "python_cardzoo_cubirds", {"players": 3, "first_player": str(seat)}
+        )
+        assert game.new_initial_state().current_player() == seat
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "message"),
+    [
+        ("beasty_bar", {"scoring": "bogus"}, "'scoring'.*allowed: 'count', 'points'"),
+        ("beasty_bar", {"players": 9}, "num_players.*'players' parameter"),
+        ("beasty_bar", {"variant": "nope"}, "variant 'nope'; available: advanced"),
+        ("cubirds", {"first_player": "7"}, "first_player"),
+        ("sitting_ducks", {"mode": "team", "players": 3}, "num_players|players"),
+        ("odins_ravens", {"max_turns": 0}, "max_turns"),
+    ],
+)
+def test_bad_parameters_are_refused_by_name(name: str, params: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        pyspiel.load_game(f"python_cardzoo_{name}", params)
+
+
+def test_wrongly_typed_and_unknown_parameters_are_refused() -> None:
+    with pytest.raises(pyspiel.SpielError, match="Wrong type for parameter scoring"):
+        pyspiel.load_game("python_cardzoo_beasty_bar", {"scoring": 3})
+    with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'bogus'"):
+        pyspiel.load_game("python_cardzoo_beasty_bar", {"bogus": 1})
 
 
 @pytest.mark.parametrize("name", [s.name for s in SPECS])
