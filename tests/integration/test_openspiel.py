@@ -42,6 +42,45 @@ def test_random_sim_test_passes(name: str, players: int) -> None:
     pyspiel.random_sim_test(game, num_sims=sims, serialize=False, verbose=False)
 
 
+def test_random_sim_test_cannot_serialize_sampled_stochastic_python_games() -> None:
+    # OpenSpiel serializes a SAMPLED_STOCHASTIC game with its RNG state (Game::GetRNGState),
+    # which pyspiel does not let a Python game provide: random_sim_test(serialize=True) stops
+    # there. test_serialize_round_trip does its checks on the state alone. If this starts
+    # passing, OpenSpiel has added the hook: use it and drop this test.
+    with pytest.raises(pyspiel.SpielError, match="GetRNGState unimplemented"):
+        pyspiel.random_sim_test(load("beasty_bar", 2), num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_serialize_round_trip(name: str, players: int) -> None:
+    # random_sim_test's serialization check, on the state: at the same moves it checks (the
+    # first ten, then every power of two), a deserialized state equals the original, and from
+    # the last one both play on to the same end (the engine's RNG travels with the state).
+    game = load(name, players, 6)
+    again = pyspiel.load_game(str(game))
+    assert again.config == game.config and str(again) == str(game)
+    state = game.new_initial_state()
+    rng = np.random.default_rng(2)
+    copy = None
+    while not state.is_terminal():
+        moves = len(state.history())
+        if moves < 10 or moves & (moves - 1) == 0:
+            copy = game.deserialize_state(state.serialize())
+            assert str(copy) == str(state)
+            assert copy.history() == state.history()
+            assert copy.legal_actions() == state.legal_actions()
+            for p in range(players):
+                assert copy.information_state_string(p) == state.information_state_string(p)
+                assert copy.observation_string(p) == state.observation_string(p)
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert copy is not None
+    for action in state.history()[len(copy.history()) :]:
+        assert action in copy.legal_actions()
+        copy.apply_action(action)
+    assert copy.is_terminal() and str(copy) == str(state)
+    assert copy.returns() == state.returns()
+
+
 def test_bad_player_count_is_refused() -> None:
     with pytest.raises(ValueError, match="num_players"):
         load("odins_ravens", 3)
