@@ -403,3 +403,31 @@ def test_rl_environment_runs_a_tabular_q_learner() -> None:
         assert sum(time_step.rewards) == pytest.approx(0.0)
         episodes += 1
     assert episodes >= 300 // 24  # a 2-player Beasty Bar game is at most 24 moves
+
+
+@pytest.mark.parametrize("name", [s.name for s in SPECS])
+def test_rl_environment_runs_random_agents_on_every_game(name: str) -> None:
+    from open_spiel.python import rl_environment
+    from open_spiel.python.algorithms import random_agent
+
+    spec = next(s for s in SPECS if s.name == name)
+    players = min(spec.player_counts)
+    env = rl_environment.Environment(load(name, players, 3), enable_legality_check=True)
+    num_actions = env.action_spec()["num_actions"]
+    assert num_actions == env.game.encoder.num_actions
+    agents = [random_agent.RandomAgent(p, num_actions) for p in range(players)]
+    time_step = env.reset()
+    ended = 0
+    for _ in range(300):
+        if time_step.last():
+            assert sum(time_step.rewards) == pytest.approx(0.0)
+            ended += 1
+            time_step = env.reset()
+        player = time_step.observations["current_player"]
+        # The observation the agent gets is the env's observation vector for that seat.
+        info = np.asarray(time_step.observations["info_state"][player], np.float32)
+        assert info.size == env.game.encoder.size
+        action = agents[player].step(time_step).action
+        assert action in time_step.observations["legal_actions"][player]
+        time_step = env.step([action])
+    assert ended >= (1 if name == "beasty_bar" else 0)
