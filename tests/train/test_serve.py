@@ -332,8 +332,12 @@ def test_the_command_prints_its_address_and_stops_cleanly_on_ctrl_c(tmp_path):
         url = line.split()[2].rstrip("/")
         assert call(url, "/api/records")[1]["records"] == []
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=20)
+        proc.wait(timeout=20)
+        # read() and not communicate(): the latter skips what readline() already buffered
+        out, err = proc.stdout.read(), proc.stderr.read()
     finally:
         proc.kill()
+        proc.stdout.close()
+        proc.stderr.close()
     assert proc.returncode == 0, err
     assert "no --records" in out and "stopped" in out
