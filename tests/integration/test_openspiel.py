@@ -137,7 +137,9 @@ def test_variant_parameter_equals_the_env_variant(name: str, variant: str) -> No
 @pytest.mark.parametrize(("name", "option", "value"), OPTION_CASES)
 def test_rule_option_parameter_equals_the_env_option(name: str, option: str, value) -> None:
     param = str(value) if option == "first_player" else value
-    play_both(name, {option: param}, {option: value}, seed=3)
+    # Odin's Ravens runs ~1000 moves: its case is cut at 60 turns (truncated, 0 to all).
+    cap = {"max_turns": 60} if name == "odins_ravens" else {}
+    play_both(name, {option: param, **cap}, {option: value, **cap}, seed=3)
 
 
 @pytest.mark.parametrize("name", [s.name for s in SPECS])
@@ -227,9 +229,9 @@ def test_resample_keeps_what_the_player_sees(name: str) -> None:
 #: Per game: (random games, every k-th move a search root, twins per root, moves per twin). Odin's
 #: Ravens games run ~1000 moves, so fewer roots there.
 KEY_CHECKS = {
-    "cubirds": (2, 6, 6, 20),
+    "cubirds": (1, 5, 6, 20),
     "beasty_bar": (4, 2, 6, 20),
-    "sitting_ducks": (2, 6, 6, 20),
+    "sitting_ducks": (1, 5, 6, 20),
     "odins_ravens": (1, 40, 4, 20),
 }
 
@@ -327,7 +329,7 @@ def test_ismcts_bot_finishes_every_game(name: str) -> None:
     from open_spiel.python.algorithms import ismcts
 
     game = load(name, min(next(s for s in SPECS if s.name == name).player_counts), 1)
-    sims = 4 if name == "odins_ravens" else 8
+    sims = 2 if name == "odins_ravens" else 8  # Odin's Ravens: ~450 bot moves a game
     bot = ismcts.ISMCTSBot(game, _ZeroEvaluator(), 2.0, sims, random_state=np.random.RandomState(0))
     rng = np.random.default_rng(0)
     state = game.new_initial_state()
