@@ -6,6 +6,7 @@ cardzoo eval cubirds --players 3 draw_after_empty_hand=true   # rule options as 
 cardzoo eval cubirds --games 10 --record DIR    # also save each game as a record in DIR
 cardzoo replay DIR/cubirds-2p-g3.json [--seat K] [--step N]   # show a record step by step
 cardzoo play beasty_bar [--players N] [--opponents heuristic] [--seat K] [--record DIR]
+cardzoo serve [--port P] [--records DIR] [--agents heuristic]   # replays and play in the browser
 cardzoo demo [--games N]        # heuristic vs random on every game and player count
 cardzoo train beasty_bar [--players N] [--timesteps T] [--envs K] [--seed S] [--out DIR]
 cardzoo train sitting_ducks --variant duel     # or --players 4 mode=team: trained as a team
