@@ -514,15 +514,21 @@ class _FastReplay:
         """A lay spanning pile ``g`` and the next gets from the next pile at most what that
         pile holds of its species beyond what the next pile's other lays need from it at
         least: ``later`` (its positions after pile ``g``) shrinks to that plus its positions
-        further on. Only with public piles (no face-down hands feed the next pile). Without
-        this, a replay that gives such a lay too few cards here finds out only at the next
-        pile (most dead ends of replays across a reshuffle)."""
+        further on. The next pile, if a reshuffle, also holds the hands thrown away face down
+        meanwhile: at most what they hold now plus their positions left here. Without this, a
+        replay that gives such a lay too few cards here finds out only at the next pile (most
+        dead ends of replays across a reshuffle)."""
         plan, req, assigned = self.plan, self.req, self.assigned
         nxt = g + 1
-        if nxt > plan.last_pile or plan.fed[g] or any(plan.fed_known[g]):
+        if nxt > plan.last_pile:
             return
-        _, public, reserved = plan.pile_source[nxt]
+        tag, public, reserved = plan.pile_source[nxt]
         spare = [public[s] - reserved[s] for s in SPECIES]
+        if tag == EV_RESHUFFLE:
+            for s in SPECIES:
+                spare[s] += plan.fed_known[g][s]
+            for iv in plan.fed[g]:
+                spare[plan.species_of[iv]] += assigned[iv] + plan.by_pile[iv].get(g, 0)
         spanning = []
         for iv, beyond, s in plan.pile_demands[nxt]:
             if iv in later:

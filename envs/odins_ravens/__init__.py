@@ -13,7 +13,8 @@ The rooms (the layout every engine folder shares, plus the Odin's Ravens extras)
                        part of ``State``
 - ``hidden.py``        ``View`` and ``view()``, the public event logs, the exact posterior over
                        a seat's hidden cards (``Belief``) and ``determinize``
-- ``hidden_search.py`` (extra) the search fallback when that posterior grows too large
+- ``hidden_search.py`` (extra) the search fallback when that posterior grows too large even
+                       after a cut (see ``hidden.py``)
 - ``render.py``        ``render()`` / ``render_for()`` text
 - ``positions.py``     hand-set positions: ``from_position``
 """

@@ -1,9 +1,10 @@
 """What each seat may see and deduce: :class:`View`, the event logs, and ``determinize``.
 
 - :class:`View` and :func:`build_view`: everything one seat may see (§10), and nothing else.
-- The public event logs and :class:`Belief`, the exact posterior over a seat's hidden cards.
+- The public event logs and :class:`Belief`, the exact posterior over a seat's hidden cards
+  (cut to its heaviest label states when it grows past ``MAX_STATES``).
 - :func:`determinize`: a full state resampled from what one seat knows (``State.determinize``).
-- The search fallback for a posterior too large to hold lives in ``hidden_search.py``.
+- The search fallback for a posterior too large to hold even so lives in ``hidden_search.py``.
 
 Resampling a player's hidden cards consistently with everything the opponent has seen
 -------------------------------------------------------------------------------------
