@@ -15,7 +15,8 @@ leaf, ``--simulations`` per move) in one seat, the game's heuristic agent in eve
 default player count, the bot's seat alternating 0, 1, 0, ...; game ``i`` uses ``seed=i``.
 ``--rollout-cap K`` stops each rollout after K moves with value 0 for all (Odin's Ravens: random
 rollouts there run for hundreds of moves). A game counts as a win for the bot when its return is
-positive, a loss when negative.
+positive, a loss when negative. The bot's speed is in moves per CPU second of this process
+(``time.process_time``), which other jobs on a shared machine disturb less than wall-clock time.
 """
 
 from __future__ import annotations
@@ -107,9 +108,9 @@ def ismcts_match(name: str, matches: int, simulations: int, cap: int | None) -> 
         while not state.is_terminal():
             player = state.current_player()
             if player == bot_seat:
-                start = time.perf_counter()
+                start = time.process_time()
                 action = int(bot.step(state))
-                bot_seconds += time.perf_counter() - start
+                bot_seconds += time.process_time() - start
                 bot_moves += 1
             else:
                 observation.set_from(state, player)
@@ -120,11 +121,15 @@ def ismcts_match(name: str, matches: int, simulations: int, cap: int | None) -> 
         result = state.returns()[bot_seat]
         wins += result > 0
         losses += result < 0
-        print(f"  {name} game {i}: bot seat {bot_seat}, returns {state.returns()}", flush=True)
+        print(
+            f"  {name} game {i}: bot seat {bot_seat}, returns {state.returns()}; so far "
+            f"{bot_moves} bot moves in {bot_seconds:.1f} CPU s",
+            flush=True,
+        )
     rate = bot_moves / bot_seconds if bot_seconds else 0.0
     return (
         f"{name}: {matches} games, ISMCTS wins {wins} / losses {losses}, "
-        f"{bot_moves} bot moves at {rate:.2f} moves/s"
+        f"{bot_moves} bot moves at {rate:.2f} moves per CPU second"
     )
 
 
