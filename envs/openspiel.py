@@ -31,6 +31,9 @@ shape. ``observation_string`` is ``render_for(player)``: what the seat sees now.
 seat's whole information history (:meth:`CardzooState.information_history`), so two states give
 the same string only if the seat saw the same things in the same order; equal strings therefore
 come with equal legal actions, which OpenSpiel's ISMCTS relies on. No information-state tensor.
+Keeping the histories costs an encoding per seat per move; the parameter ``perfect_recall=False``
+skips them (for ``rl_environment`` agents, which read the observation tensor), and then
+``information_state_string`` is an error.
 Actions are the env's action ids (the engine's move ids); ``action_to_string`` is the move's text.
 """
 
@@ -55,8 +58,9 @@ MOVES_PER_TURN_BOUND = 64
 
 
 #: Game parameters that are not rule options: the player count (OpenSpiel's usual name for it),
-#: the named variant ("" for none) and the seed.
-NON_RULE_PARAMETERS = ("players", "variant", "seed")
+#: the named variant ("" for none), the seed, and whether states keep the perfect-recall
+#: information histories (``information_state_string`` needs them; off saves their cost).
+NON_RULE_PARAMETERS = ("players", "variant", "seed", "perfect_recall")
 
 
 def rule_parameters(spec: Any) -> dict[str, Any]:
@@ -97,6 +101,7 @@ def _game_type(spec: Any) -> pyspiel.GameType:
             "players": default.num_players,
             "variant": "",
             "seed": -1,
+            "perfect_recall": True,
             **rule_parameters(spec),
         },
     )
@@ -151,7 +156,13 @@ class CardzooGame(pyspiel.Game):
         )
         # The parameters the game really has (a variant's choices included), so that
         # str(game) loads the same game again.
-        resolved = {"players": players, "variant": (params or {}).get("variant", ""), "seed": seed}
+        self.perfect_recall = bool((params or {}).get("perfect_recall", True))
+        resolved = {
+            "players": players,
+            "variant": (params or {}).get("variant", ""),
+            "seed": seed,
+            "perfect_recall": self.perfect_recall,
+        }
         for name, default in rule_parameters(spec).items():
             value = getattr(self.config, name)
             resolved[name] = str(value) if isinstance(default, str) else value
@@ -223,9 +234,9 @@ class CardzooState(pyspiel.State):
     ) -> None:
         super().__init__(game)
         self._box = _EngineBox(engine, game.encoder)
-        if recall is None:
+        if recall is None and game.perfect_recall:
             recall = [(0, _chain(_DEALT, self._box.observe(p))) for p in range(engine.num_players)]
-        self._recall = recall
+        self._recall = recall  # None: not kept (perfect_recall=False)
 
     @property
     def engine(self) -> Any:
@@ -254,6 +265,8 @@ class CardzooState(pyspiel.State):
         # it was its own (other seats' actions only through what they changed on the table),
         # and its observation afterwards.
         recall = self._recall
+        if recall is None:
+            return
         for p, (count, digest) in enumerate(recall):
             own = int(action) if p == mover else -1
             event = struct.pack("<ii", mover, own) + box.observe(p)
@@ -268,6 +281,10 @@ class CardzooState(pyspiel.State):
         when (up to a 128-bit hash collision) the player has seen the same things in the same
         order: a perfect-recall information state.
         """
+        if self._recall is None:
+            raise ValueError(
+                f"no information history: {self.get_game()} was loaded with perfect_recall=False"
+            )
         count, digest = self._recall[player]
         return count, digest.hex()
 
@@ -292,7 +309,7 @@ class CardzooState(pyspiel.State):
         seed = int(probability_sampler() * 2**31)
         game = self.get_game()
         box = _EngineBox(self.engine.determinize(player_id, seed), game.encoder)
-        recall = [
+        recall = self._recall and [
             self._recall[p] if p == player_id else (0, _chain(_RESAMPLED, box.observe(p)))
             for p in range(len(self._recall))
         ]

@@ -7,8 +7,8 @@ bot against the game's heuristic agent.
 
 ``speed``: random play for ``--seconds`` per game (default player count, wall clock), the seat to
 act observed at every move: through pyspiel (``apply_action`` + ``make_observation``'s
-``set_from``, which also keeps every seat's perfect-recall information history) and through the
-env (``last()`` + ``step()``).
+``set_from``; with the default ``perfect_recall=True``, which keeps every seat's information
+history, and with ``False``) and through the env (``last()`` + ``step()``).
 
 ``ismcts``: ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` (UCT c = 2, one random rollout per
 leaf, ``--simulations`` per move) in one seat, the game's heuristic agent in every other seat,
@@ -35,8 +35,10 @@ from open_spiel.python.observation import make_observation
 GAMES = ("beasty_bar", "cubirds", "sitting_ducks", "odins_ravens")
 
 
-def speed(name: str, seconds: float) -> tuple[float, float]:
-    game = pyspiel.load_game(f"python_cardzoo_{name}", {"seed": 0})
+def pyspiel_speed(name: str, seconds: float, perfect_recall: bool) -> float:
+    game = pyspiel.load_game(
+        f"python_cardzoo_{name}", {"seed": 0, "perfect_recall": perfect_recall}
+    )
     observation = make_observation(game)
     rng = np.random.default_rng(0)
     moves = 0
@@ -48,8 +50,11 @@ def speed(name: str, seconds: float) -> tuple[float, float]:
             legal = state.legal_actions()
             state.apply_action(legal[rng.integers(len(legal))])
             moves += 1
-    pyspiel_rate = moves / (time.perf_counter() - start)
+    return moves / (time.perf_counter() - start)
 
+
+def env_speed(name: str, seconds: float) -> float:
+    rng = np.random.default_rng(0)
     env = make(name)
     env.reset(seed=0)
     steps = 0
@@ -63,7 +68,7 @@ def speed(name: str, seconds: float) -> tuple[float, float]:
         legal = np.flatnonzero(mask)
         env.step(int(legal[rng.integers(len(legal))]))
         steps += 1
-    return pyspiel_rate, steps / (time.perf_counter() - start)
+    return steps / (time.perf_counter() - start)
 
 
 class CappedRolloutEvaluator(mcts.Evaluator):
@@ -145,8 +150,13 @@ def main() -> None:
     register_games()
     for name in args.games:
         if args.what == "speed":
-            through_pyspiel, through_env = speed(name, args.seconds)
-            print(f"{name}: pyspiel {through_pyspiel:,.0f} moves/s, env {through_env:,.0f} steps/s")
+            recall = pyspiel_speed(name, args.seconds, True)
+            plain = pyspiel_speed(name, args.seconds, False)
+            through_env = env_speed(name, args.seconds)
+            print(
+                f"{name}: pyspiel {recall:,.0f} moves/s (perfect_recall=False: {plain:,.0f}), "
+                f"env {through_env:,.0f} steps/s"
+            )
         else:
             print(ismcts_match(name, args.matches, args.simulations, args.rollout_cap))
 

@@ -8,7 +8,11 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 from cardzoo.envs import games, make  # noqa: E402
-from cardzoo.envs.openspiel import register_games, rule_parameters  # noqa: E402
+from cardzoo.envs.openspiel import (  # noqa: E402
+    NON_RULE_PARAMETERS,
+    register_games,
+    rule_parameters,
+)
 
 SPECS = [m.raw_env.game for m in games()]
 CASES = [(s.name, n) for s in SPECS for n in s.player_counts]
@@ -147,7 +151,7 @@ def test_parameters_are_the_scalar_rule_options(name: str) -> None:
     spec = next(s for s in SPECS if s.name == name)
     game = load(name, spec.config_cls().num_players)
     params = game.get_parameters()
-    assert set(params) == {"players", "variant", "seed", *rule_parameters(spec)}
+    assert set(params) == {*NON_RULE_PARAMETERS, *rule_parameters(spec)}
     default = spec.config_cls()
     assert params["players"] == default.num_players
     for option in rule_parameters(spec):
@@ -310,6 +314,18 @@ def test_odins_ravens_o4b_second_card_is_told_apart() -> None:
     assert first.observation_string(player) == second.observation_string(player)
     assert first.legal_actions() != second.legal_actions()
     assert first.information_state_string(player) != second.information_state_string(player)
+
+
+def test_perfect_recall_off_plays_the_same_game_without_histories() -> None:
+    play_both("cubirds", {"players": 3, "perfect_recall": False}, {"num_players": 3})
+    game = pyspiel.load_game("python_cardzoo_cubirds", {"perfect_recall": False})
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    assert state.observation_string(0) == state.engine.render_for(0)
+    with pytest.raises(ValueError, match="perfect_recall=False"):
+        state.information_state_string(0)
+    with pytest.raises(ValueError, match="perfect_recall=False"):
+        state.information_history(0)
 
 
 class _ZeroEvaluator:
