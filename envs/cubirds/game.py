@@ -177,7 +177,6 @@ class State(GameState):
         "end_reason",
         "_winners",
         "_ask_flock",
-        "_plans",
     )
 
     def __init__(
@@ -244,7 +243,6 @@ class State(GameState):
         self.end_reason: str | None = None
         self._winners: tuple[int, ...] = ()
         self._ask_flock = config.flock_step == "always"
-        self._plans: dict | None = None  # determinize's replay plans (hidden.plan_for)
 
     # -- building hand-set positions (scenario tests, analysis) ---------------------------------
 
@@ -386,7 +384,6 @@ class State(GameState):
         new.end_reason = self.end_reason
         new._winners = self._winners
         new._ask_flock = self._ask_flock
-        new._plans = None
         return new
 
     def view(self, player: int) -> View:

@@ -260,20 +260,26 @@ class Sample:
     log: list[tuple]
 
 
+#: The replay plans used last, oldest first: (log, its length, player, plan). A few: a search
+#: calls ``determinize`` many times at one position, and reading the log is a fifth of a call.
+#: Kept here rather than on each state, so that a program holding many states does not hold
+#: their plans too (those many small objects slowed Python's garbage collector).
+_PLANS: list[tuple[list[tuple], int, int, _Plan]] = []
+PLANS_KEPT = 4
+
+
 def plan_for(state: State, player: int) -> _Plan:
-    """``player``'s replay plan of ``state.log``, kept on the state while the log is unchanged:
-    a search calls ``determinize`` many times at one position, and reading the log is a fifth
-    of a call. The log only grows in place or is replaced by a new list (a new source), so the
-    list and its length say whether a kept plan still fits; clones start without plans."""
-    plans = state._plans
-    if plans is None:
-        plans = state._plans = {}
-    kept = plans.get(player)
-    log = state.log
-    if kept is not None and kept[0] is log and kept[1] == len(log):
-        return kept[2]
+    """``player``'s replay plan of ``state.log``, reused while that log is unchanged. A log only
+    grows in place or is replaced by a new list (a new source; a clone copies it), and a kept
+    entry holds its list, so the list and its length say whether a kept plan still fits."""
+    log, size = state.log, len(state.log)
+    for kept, kept_size, seat, plan in _PLANS:
+        if kept is log and kept_size == size and seat == player:
+            return plan
     plan = _Plan(log, player, state.num_players)
-    plans[player] = (log, len(log), plan)
+    _PLANS.append((log, size, player, plan))
+    if len(_PLANS) > PLANS_KEPT:
+        del _PLANS[0]
     return plan
 
 

@@ -1,4 +1,4 @@
-"""Cubirds ``determinize``, faster (issue 16). It keeps its replay plan on the state: a search
+"""Cubirds ``determinize``, faster (issue 16). It keeps the replay plans it used last: a search
 calls it many times at one position, and the plan is read from the log only once there; a kept
 plan never changes a sample (the same rng gives the same world with or without it) and is never
 reused once the log has changed. The fast replay bounds what a lay spanning a reshuffle can get
@@ -33,7 +33,8 @@ def _count_plans(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 @pytest.mark.parametrize("reveal", [True, False], ids=["public", "face-down"])
-def test_a_kept_plan_gives_the_samples_of_a_fresh_one(reveal):
+def test_a_kept_plan_gives_the_samples_of_a_fresh_one(reveal, monkeypatch):
+    built = _count_plans(monkeypatch)
     checked = 0
     config = Config(num_players=4, reveal_round_end_discards=reveal)
     for state in random_states(4, 3, every=11, config=config):
@@ -41,11 +42,13 @@ def test_a_kept_plan_gives_the_samples_of_a_fresh_one(reveal):
             continue
         p = state.current_player
         state.determinize(p, np.random.default_rng(0))  # builds and keeps the plan
-        assert state._plans is not None and p in state._plans
+        before = built[0]
         kept = state.determinize(p, np.random.default_rng(5))
-        fresh = state.clone()  # a clone starts without plans
-        assert fresh._plans is None
-        assert _views(kept) == _views(fresh.determinize(p, np.random.default_rng(5)))
+        assert built[0] == before  # the kept plan served
+        hidden._PLANS.clear()
+        fresh = state.determinize(p, np.random.default_rng(5))
+        assert built[0] == before + 1  # read again
+        assert _views(kept) == _views(fresh)
         agrees_with_what_was_seen(state, kept, p)
         checked += 1
     assert checked >= 5
@@ -75,9 +78,18 @@ def test_a_new_log_of_the_same_length_is_not_taken_for_the_old_one():
     state = State(Config(num_players=2), seed=8)
     first = hidden.plan_for(state, 0)
     assert hidden.plan_for(state, 0) is first
-    old_log = state.log
-    state.log = list(old_log)  # a new list with the same events (as a new source makes one)
+    state.log = list(state.log)  # a new list with the same events (as a new source makes one)
     assert hidden.plan_for(state, 0) is not first
+    twin = state.clone()  # a clone's log is a copy: its own plan
+    assert hidden.plan_for(twin, 0) is not hidden.plan_for(state, 0)
+
+
+def test_only_a_few_plans_are_kept():
+    states = [State(Config(num_players=3), seed=k) for k in range(3 * hidden.PLANS_KEPT)]
+    for state in states:
+        for p in range(3):
+            hidden.plan_for(state, p)
+    assert len(hidden._PLANS) == hidden.PLANS_KEPT
 
 
 # -- the fast replay's bound from the next pile ------------------------------------------------
