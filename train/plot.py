@@ -38,7 +38,9 @@ def plot_learning_curve(run_dir: str | os.PathLike, path: str | os.PathLike | No
 
         cfg = json.loads(config.read_text())
         name = load(cfg["game"]).GAME.title
-        title = f"{name}, {cfg['players']} players: self-play PPO (seed {cfg['seed']})"
+        rules = " ".join(f"{k}={v}" for k, v in cfg.get("options", {}).items())
+        title = f"{name}, {cfg['players']} players{', ' + rules if rules else ''}: self-play PPO"
+        title += f" (seed {cfg['seed']})"
     fig, ax = plt.subplots(figsize=(7, 4.2), dpi=120)
     for opponent, points in curves.items():
         x = [p["timesteps"] / 1e6 for p in points]
