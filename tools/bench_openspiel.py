@@ -117,6 +117,8 @@ def ismcts_match(name: str, matches: int, simulations: int, cap: int | None) -> 
                 action = int(bot.step(state))
                 bot_seconds += time.process_time() - start
                 bot_moves += 1
+                if bot_moves % 50 == 0:  # long games (Odin's Ravens): progress on the way
+                    print(f"    {bot_moves} bot moves in {bot_seconds:.1f} CPU s", flush=True)
             else:
                 observation.set_from(state, player)
                 mask = np.zeros(game.num_distinct_actions(), np.int8)
