@@ -28,7 +28,7 @@ JSON schema (format version 1); every key is present::
         "end_reason": "...",          # one of the engine's END_REASONS, or "truncated"
         "winners": [0],               # winning seats
         "rewards": [1.0, -1.0],       # final reward per seat
-        "results": ["win", "loss"],   # "win" / "draw" / "loss" per seat
+        "results": ["win", "loss"],   # "win" / "draw" / "loss" per seat, of the seat's side
         "turns": 31                   # completed turns
       },
       "decisions": [                  # every decision in order; step k is decisions[k - 1]
@@ -162,7 +162,8 @@ def result_of(env: CardGameEnv) -> dict[str, Any]:
         "end_reason": outcome.end_reason,
         "winners": list(outcome.winners),
         "rewards": [float(r) for r in outcome.rewards],
-        "results": [outcome.result(q) for q in range(outcome.num_players)],
+        # judged by sides, as tournaments judge them: partners who win together both won
+        "results": [outcome.team_result(q) for q in range(outcome.num_players)],
         "turns": int(env.game_state.turn),
     }
 

@@ -90,6 +90,10 @@ def test_every_game_and_variant_is_recorded_by_eval_and_replays(
         winners = record["result"]["winners"]
         if sorted(winners) in sides:  # one side won alone (partners win together)
             wins[record["agents"][winners[0]]] += 1
+            results = record["result"]["results"]
+            assert [results[q] for q in range(players)] == [
+                "win" if q in winners else "loss" for q in range(players)
+            ]
     # the records tell the same story as the tournament's own tally
     assert {a["spec"]: a["wins"] for a in summary["agents"]} == wins
 
