@@ -572,7 +572,14 @@ class State(CachedLegalMoves, GameState):
         """A clone where everything ``player`` cannot see is resampled consistently with what
         they saw: the other hands and the draw pile (consistent with every card played, forced
         discards and reshuffles), the order of the duck deck above its public bottom, the
-        secret colours of the others (hidden mode) and the RNG."""
+        secret colours of the others (hidden mode) and the RNG.
+
+        Until the first reshuffle of the action cards the hands, draw pile and colours come
+        from the exact posterior (uniform over the worlds the record allows, ``exact.py``);
+        after it, from a replay of the record (``sampling.py``) whose worlds are always
+        consistent but whose probabilities are only close to the posterior. (Changed in issue
+        16: the samples for a given rng differ from earlier versions before the reshuffle.)"""
+        from cardzoo.envs.sitting_ducks import exact
         from cardzoo.envs.sitting_ducks.sampling import resample_hidden
 
         self._check_seat(player)
@@ -582,8 +589,12 @@ class State(CachedLegalMoves, GameState):
         # Sorted first, so the sample depends on which ducks are unseen, never on their order.
         upper = sorted(self.deck[kb:])
         new.deck = self.deck[:kb] + [upper[i] for i in rng.permutation(len(upper))]
-        # Always a world consistent with what ``player`` saw (the sampler raises if none exists).
-        owners, hands, draw = resample_hidden(self, player, rng)
+        # Always a world consistent with what ``player`` saw (the samplers raise if none exists):
+        # drawn from the exact posterior until the first reshuffle, by the replay after it.
+        if exact.applies(self):
+            owners, hands, draw = exact.sample(self, player, rng)
+        else:
+            owners, hands, draw = resample_hidden(self, player, rng)
         new.hands = hands
         new.draw = draw
         if owners != self.colour_owner:

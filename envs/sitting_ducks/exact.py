@@ -1,0 +1,344 @@
+"""Exact sampling of the other seats' action cards while no reshuffle has happened yet.
+
+Target (issue 16): the uniform distribution over the *worlds* consistent with everything
+``player`` saw, where a world gives a kind to every position of the shuffled action deck that
+``player`` did not see (the other seats' dealt cards, their draws, the draw pile) and, in hidden
+mode, a colour to every other seat. A uniformly shuffled deck makes every arrangement of its
+kinds equally likely, so this is the exact posterior of the deal given the public record, each
+record entry read as a constraint (a seat held the card it played; a seat that discarded held
+no playable card).
+
+Until the first reshuffle every such position comes from the one dealt deck, and the count of
+worlds factorises:
+
+    worlds(H_1..H_n) = prod_q N_q(H_q) * |R|! / prod_k R_k!
+
+where ``H_q`` is seat q's hand now, ``N_q(H)`` the number of kind sequences for q's own dealt
+cards and draws that explain every play and forced discard of q and leave it holding ``H``, and
+``R = c - sum_q H_q`` the draw pile (``c``: the deck's cards that ``player`` neither holds nor
+saw played or drawn). ``N_q`` is a vector over the 816 hands of three cards (a multiset of
+kinds), computed by a forward pass over q's turns: a play keeps the hands holding the card and
+removes it, a forced discard keeps the hands made only of unplayable kinds, a draw adds any
+kind. The coupling through the draw pile is handled by rejection: each hand is proposed
+independently with weight ``N_q(H) * prod_k c_k^H[k]`` and the whole proposal accepted with
+probability ``prod_k (c_k)_(s_k) / c_k^s_k`` (``s = sum_q H_q``, a falling factorial over a
+power, at most 1), which leaves exactly the target. In hidden mode the colour assignment is part
+of the proposal: drawn with weight ``prod_q Z_q`` (``Z_q`` the sum of seat q's proposal weights
+under its colour, which decides its forced discards' masks), accepted or rejected with the hands.
+
+After the first reshuffle the cards of several piles are mixed in the hands and the counts no
+longer factorise this way; ``sampling.py`` (a replay, not exact) still serves those positions.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from itertools import combinations_with_replacement
+from math import exp, factorial, log
+from typing import TYPE_CHECKING
+
+import numpy as np
+from cardzoo.envs.sitting_ducks.data import NUM_KINDS, ORDER_PHASE
+
+if TYPE_CHECKING:
+    from cardzoo.envs.sitting_ducks.game import State
+
+#: The largest hand (a hand-set position may give a seat more cards: the replay serves it).
+MAX_HAND = 3
+
+
+class _Hands:
+    """The hands of ``m`` cards (multisets of kinds, as sorted tuples) and per-hand tables."""
+
+    def __init__(self, m: int) -> None:
+        self.hands = list(combinations_with_replacement(range(NUM_KINDS), m))
+        self.counts = np.array([[h.count(k) for k in range(NUM_KINDS)] for h in self.hands])
+        self.counts = self.counts.reshape(len(self.hands), NUM_KINDS)
+        #: Bitmask of the kinds in each hand (a forced discard keeps the unplayable ones).
+        self.kinds = np.array([sum(1 << k for k in set(h)) for h in self.hands], dtype=np.int64)
+        #: Dealt hands: how many orders of m dealt positions give that multiset.
+        self.orders = np.array([factorial(m) / _perms(h) for h in self.hands])
+        index = {h: i for i, h in enumerate(self.hands)}
+        self.index = index
+        smaller = list(combinations_with_replacement(range(NUM_KINDS), m - 1)) if m else []
+        small_index = {h: i for i, h in enumerate(smaller)}
+        #: play[k][i]: the m-card hand that becomes the (m-1)-card hand i once k is played.
+        self.play = np.array(
+            [[index[tuple(sorted((*h, k)))] for h in smaller] for k in range(NUM_KINDS)]
+        ).reshape(NUM_KINDS, len(smaller))
+        #: draw[r][i]: the (m-1)-card hand that became hand i by drawing its r-th distinct kind,
+        #: or the padding index len(smaller) (weight 0) when it has fewer distinct kinds.
+        self.draw = np.full((max(m, 1), len(self.hands)), len(smaller))
+        for i, h in enumerate(self.hands):
+            for r, k in enumerate(sorted(set(h))):
+                rest = list(h)
+                rest.remove(k)
+                self.draw[r, i] = small_index[tuple(rest)]
+
+
+def _perms(h: tuple[int, ...]) -> int:
+    out = 1
+    for k in set(h):
+        out *= factorial(h.count(k))
+    return out
+
+
+#: _HANDS[m]: the tables of the hands of m cards.
+_HANDS = [_Hands(m) for m in range(MAX_HAND + 1)]
+
+
+def applies(state: State) -> bool:
+    """Whether the exact sampler covers this position: no reshuffle yet, every turn of the
+    record ended with its draw (a tiny deck can leave the draw pile and discards both empty),
+    and no hand was dealt more than ``MAX_HAND`` cards (hand-set positions may)."""
+    log_ = state._log
+    if any(len(h) > MAX_HAND for h in log_[0][1]):
+        return False
+    for i in range(1, state._log_len):
+        _, _, _, reshuffled, drawn = log_[i]
+        if reshuffled is not None or drawn < 0:
+            return False
+    return True
+
+
+def _record(state: State) -> list[tuple]:
+    entries = list(state._log[1 : state._log_len])
+    if state.phase == ORDER_PHASE:  # Disorderly Conduckt played, its turn not logged yet
+        entries.append((state.current_player, state._turn_card, None, None, -1))
+    return entries
+
+
+def unseen_counts(state: State, player: int, entries: list[tuple]) -> list[int]:
+    """``c``: per kind, the deck's cards ``player`` has not seen (in another hand or the pile)."""
+    _, initial, pool = state._log[0]
+    c = list(pool)
+    for kind in initial[player]:
+        c[kind] -= 1
+    for q, card, _, _, drawn in entries:
+        if q == player:
+            if drawn >= 0:
+                c[drawn] -= 1
+        else:
+            c[card] -= 1
+    return c
+
+
+def seat_weights(
+    entries: list[tuple], q: int, dealt: int, mask_key: int
+) -> tuple[np.ndarray, int, float]:
+    """``N_q`` up to a factor: per hand seat q may hold now, the number of kind sequences of
+    its ``dealt`` cards and its draws that explain its record. Returns the vector (over the
+    hands of ``size`` cards), ``size``, and the natural log of the factor."""
+    size = dealt
+    v = _HANDS[size].orders.copy()
+    scale = 0.0
+    for s, card, forced, _, drawn in entries:
+        if s != q:
+            continue
+        table = _HANDS[size]
+        if forced is not None:
+            v = v * ((table.kinds & ~forced[mask_key]) == 0)
+        v = v[table.play[card]]
+        size -= 1
+        if drawn >= 0:
+            size += 1
+            padded = np.append(v, 0.0)
+            v = padded[_HANDS[size].draw].sum(axis=0)
+        total = float(v.sum())
+        if total <= 0.0:
+            return v, size, float("-inf")
+        v = v / total
+        scale += log(total)
+    return v, size, scale
+
+
+def _falling(c: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Per hand (rows of ``counts``): prod_k (c_k)_(H[k]), the ways to pick its cards from
+    ``c`` physical cards per kind (zero where a kind runs short)."""
+    out = np.ones(len(counts))
+    for i in range(counts.max(initial=0)):
+        out *= np.prod(np.where(counts > i, c - i, 1.0), axis=1)
+    return np.maximum(out, 0.0)
+
+
+class _Seat:
+    """One seat's proposal, given its colour (which decides its forced discards' masks).
+
+    ``dealt``: the seat takes a uniformly dealt hand, accepted with probability ``phi[H] =
+    N(H) / orders(H)`` over its maximum, when that accepts often (``DEALT_AT_LEAST``); otherwise
+    its hand is drawn with weight ``N(H) * (c)_H`` (``cum``: cumulative weights). ``log_weight``
+    is the log of the proposal's normaliser (max of phi for a dealt seat), factor included."""
+
+    __slots__ = ("size", "dealt", "cum", "phi", "log_weight")
+
+    def __init__(self, entries: list[tuple], q: int, dealt: int, mask_key: int, c) -> None:
+        v, size, scale = seat_weights(entries, q, dealt, mask_key)
+        table = _HANDS[size]
+        self.size = size
+        w = v * _falling(c, table.counts)
+        total = float(w.sum())
+        phi = v / table.orders
+        top = float(phi.max()) if len(phi) else 0.0
+        if total <= 0.0 or scale == float("-inf"):
+            self.dealt, self.cum, self.phi, self.log_weight = False, [], [], float("-inf")
+            return
+        # The chance that a uniformly dealt hand is accepted: sum_H N(H) (c)_H / (top (|c|)_m).
+        deal_rate = total / (top * float(np.prod(c.sum() - np.arange(size))))
+        self.dealt = deal_rate >= DEALT_AT_LEAST
+        self.cum = np.cumsum(w).tolist()
+        self.phi = (phi / top).tolist()
+        self.log_weight = scale + log(top if self.dealt else total)
+
+
+#: A seat whose uniformly dealt hand is accepted at least this often takes one (cheap); the
+#: others draw their hand from their own weights.
+DEALT_AT_LEAST = 0.3
+
+
+def _accept_probability(s: list[int], hands: list[tuple[int, ...]], c: list[int]) -> float:
+    """``prod_k (c_k)_(s_k) / prod_H (c_k)_(H[k])``: the chance that the hands drawn
+    independently (each from all ``c``) fit in the deck together; ``s`` sums ``hands``."""
+    p = 1.0
+    for k in range(NUM_KINDS):
+        for i in range(s[k]):
+            p *= c[k] - i
+    for hand in hands:
+        for k in set(hand):
+            for i in range(hand.count(k)):
+                p /= c[k] - i
+    return p
+
+
+class _Posterior:
+    """What every sample of one position for one seat shares: the unseen counts ``c``, the
+    colour assignments with their cumulative weights, and per assignment each other seat's
+    proposal.
+
+    One proposal: an assignment (weight: the product of its seats' normalisers, times the ways
+    to deal the dealt seats' cards from what the drawn seats leave), then the drawn seats'
+    hands (each from all ``c``), then the dealt seats' hands dealt uniformly from the rest. It
+    is accepted with probability (drawn hands fit together) * prod over dealt seats of
+    ``phi[H]``, which leaves exactly the target ``prod_q N_q(H_q) * (c)_s``."""
+
+    __slots__ = ("log", "c", "choices", "choice_cum", "proposals")
+
+    def __init__(self, state: State, player: int) -> None:
+        from cardzoo.envs.sitting_ducks.sampling import colour_assignments
+
+        self.log = state._log  # kept to tell a reused id() from the same record
+        entries = _record(state)
+        c = unseen_counts(state, player, entries)
+        if min(c) < 0:
+            raise RuntimeError("sitting_ducks determinize: more cards seen than the deck holds")
+        self.c = c
+        c_arr = np.array(c, dtype=float)
+        hidden = state.mode == "hidden"
+        discarded = {q for q, _, forced, _, _ in entries if forced is not None}
+        dealt = state._log[0][1]
+        by_key: dict[tuple[int, int], _Seat] = {}
+        self.choices = colour_assignments(state, player)
+        self.proposals: list[list[tuple[int, _Seat]]] = []
+        logs: list[float] = []
+        for owners in self.choices:
+            seats = []
+            for q in range(state.num_players):
+                if q != player:
+                    key = (q, owners.index(q) if hidden and q in discarded else 0)
+                    if key not in by_key:
+                        by_key[key] = _Seat(entries, q, len(dealt[q]), key[1], c_arr)
+                    seats.append((q, by_key[key]))
+            self.proposals.append(seats)
+            logs.append(_log_weight(seats, sum(c)))
+        best = max(logs)
+        if best == float("-inf"):
+            raise RuntimeError(
+                f"sitting_ducks determinize: no world is consistent with what seat {player} "
+                f"saw (turn {state.turn}); the public record cannot be explained (a bug)"
+            )
+        self.choice_cum = np.cumsum([exp(x - best) for x in logs]).tolist()
+
+    def draw(self, rng: np.random.Generator) -> tuple[list[int], list[list[int]], list[int]]:
+        """Proposals until one is accepted: (owners, hands, draw pile); the viewer's own hand
+        is left empty."""
+        c = self.c
+        while True:
+            u = rng.random(40).tolist()
+            i = bisect_right(self.choice_cum, u.pop() * self.choice_cum[-1])
+            result = _propose(self.proposals[i], c, u)
+            if result is not None:
+                hands, left = result
+                break
+        pile = [k for k in range(NUM_KINDS) for _ in range(left[k])]
+        return self.choices[i], hands, [pile[j] for j in rng.permutation(len(pile))]
+
+
+def _log_weight(seats: list[tuple[int, _Seat]], unseen: int) -> float:
+    """The log weight of a colour assignment's proposal (see ``_Posterior``)."""
+    weight = sum(seat.log_weight for _, seat in seats)
+    drawn = sum(seat.size for _, seat in seats if not seat.dealt)
+    dealt = sum(seat.size for _, seat in seats if seat.dealt)
+    return weight + sum(log(unseen - drawn - i) for i in range(dealt))
+
+
+def _propose(seats: list[tuple[int, _Seat]], c: list[int], u: list[float]):
+    """One proposal from uniforms ``u``: (hands, cards left for the pile), or None if
+    rejected."""
+    hands: list[list[int]] = [[] for _ in range(len(seats) + 1)]
+    s = [0] * NUM_KINDS
+    drawn = []
+    for q, seat in seats:
+        if not seat.dealt:
+            hand = _HANDS[seat.size].hands[bisect_right(seat.cum, u.pop() * seat.cum[-1])]
+            hands[q] = list(hand)
+            drawn.append(hand)
+            for k in hand:
+                s[k] += 1
+    if drawn and u.pop() >= _accept_probability(s, drawn, c):
+        return None
+    left = [c[k] - s[k] for k in range(NUM_KINDS)]
+    pile = [k for k in range(NUM_KINDS) for _ in range(left[k])]
+    keep = 1.0
+    for q, seat in seats:
+        if seat.dealt:
+            hand = []
+            for _ in range(seat.size):
+                j = int(u.pop() * len(pile))
+                pile[j], pile[-1] = pile[-1], pile[j]
+                hand.append(pile.pop())
+            hand.sort()
+            keep *= seat.phi[_HANDS[seat.size].index[tuple(hand)]]
+            hands[q] = hand
+            for k in hand:
+                left[k] -= 1
+    if u.pop() >= keep:
+        return None
+    return hands, left
+
+
+#: Recent positions' posteriors by (id of the record, its length, phase, seat, its colours,
+#: evidence):
+#: a search agent determinizes the same position many times.
+_CACHE: dict[tuple, _Posterior] = {}
+CACHE_SIZE = 64
+
+
+def sample(state: State, player: int, rng: np.random.Generator) -> tuple:
+    """``(colour owners, hands, draw pile)`` drawn from the exact posterior; ``applies(state)``
+    must hold. RuntimeError if no world explains the record (a bug)."""
+    key = (
+        id(state._log),
+        state._log_len,
+        state.phase,
+        player,
+        state.seat_colours[player],
+        tuple(state.colour_evidence),
+    )
+    post = _CACHE.get(key)
+    if post is None or post.log is not state._log:
+        post = _Posterior(state, player)
+        if len(_CACHE) >= CACHE_SIZE:
+            _CACHE.clear()
+        _CACHE[key] = post
+    owners, hands, draw = post.draw(rng)
+    hands[player] = state.hands[player][:]
+    return owners, hands, draw
