@@ -383,7 +383,7 @@ def add_parser(sub: Any) -> None:
         help="ratings on one scale (Elo, random = 0) from a seat-rotated round robin",
         description="Every set of --players agents plays --games games over all its seatings; "
         "Bradley-Terry (2 players) or Plackett-Luce (3+, pairwise breaking of the finishing "
-        "order) fit on the Elo scale, anchored at random = 0, with bootstrap 95%% intervals. "
+        "order) fit on the Elo scale, anchored at random = 0, with bootstrap 95% intervals. "
         "See docs/ratings.md.",
     )
     p.add_argument("game", help=f"plain or versioned name: {', '.join(ENV_MODULES)}")
@@ -397,7 +397,8 @@ def add_parser(sub: Any) -> None:
         "--games",
         type=int,
         default=200,
-        help="games per table of --players agents, a multiple of players! (default 200)",
+        help="games per table of --players agents, a multiple of K! for K players (2 at two, "
+        "6 at three; default 200)",
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the deals and the bootstrap")
     p.add_argument(
