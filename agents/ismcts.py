@@ -67,13 +67,13 @@ def parse_iterations(spec: str, argument: str) -> int:
     return int(text)
 
 
-class _Node:
+class Node:
     """Statistics of one edge ``(mover, move)`` of the search tree, and the edges below it."""
 
     __slots__ = ("children", "visits", "total", "available")
 
     def __init__(self) -> None:
-        self.children: dict[int, _Node] = {}
+        self.children: dict[int, Node] = {}
         self.visits = 0  # iterations that went through this edge
         self.total = 0.0  # sum of the mover's rewards over those iterations
         self.available = 0  # iterations in which this move was legal at the parent
@@ -212,21 +212,21 @@ class ISMCTSAgent:
         root = self.search(seat)
         return self._best(root, seat.player, seat.num_players, legal)
 
-    def search(self, seat: Seat) -> _Node:
+    def search(self, seat: Seat) -> Node:
         """Run the iterations for ``seat`` (the seat to move); returns the root of the tree.
 
         A child is keyed by ``move_id * num_players + mover``."""
-        root = _Node()
+        root = Node()
         n = seat.num_players
         for _ in range(self.iterations):
             self._iterate(seat.determinize(self.rng), root, n)
         self.last_iterations = self.iterations
         return root
 
-    def _iterate(self, sample: Any, root: _Node, n: int) -> None:
+    def _iterate(self, sample: Any, root: Node, n: int) -> None:
         """One iteration on ``sample`` (a determinization, played on in place)."""
         node = root
-        path: list[tuple[_Node, int]] = []
+        path: list[tuple[Node, int]] = []
         draw = self.random.random
         c = self.exploration
         while not sample.terminal and not sample.truncated:
@@ -250,7 +250,7 @@ class ISMCTSAgent:
                     best, best_move, best_score = child, m, score
             if untried:
                 move = untried[int(draw() * len(untried))]
-                child = children[move * n + mover] = _Node()
+                child = children[move * n + mover] = Node()
                 child.available = 1
                 sample.apply_id(move)
                 path.append((child, mover))
@@ -278,20 +278,15 @@ class ISMCTSAgent:
             sample.apply(agent.act(None, None, seat=SampleSeat(sample, q)))
 
     @staticmethod
-    def _best(root: _Node, player: int, n: int, legal: list[int]) -> int:
+    def _best(root: Node, player: int, n: int, legal: list[int]) -> int:
         """The most visited legal root move (ties: higher mean reward, then lower id)."""
-        best, best_key = legal[0], None
-        for m in legal:
+        best, best_key = legal[0], (-1, 0.0)
+        for m in legal:  # ascending: on a full tie the first (lowest id) stays
             child = root.children.get(m * n + player)
-            key = (
-                (0, 0.0)
-                if child is None or not child.visits
-                else (
-                    child.visits,
-                    child.total / child.visits,
-                )
-            )
-            if best_key is None or key > best_key:
+            if child is None or not child.visits:
+                continue
+            key = (child.visits, child.total / child.visits)
+            if key > best_key:
                 best, best_key = m, key
         return best
 
