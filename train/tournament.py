@@ -279,12 +279,7 @@ def run_tournament(
     ``executor`` (e.g. :func:`cardzoo.train.ray_eval.ray_executor`) plays the chunks of games
     instead of local processes: it maps :func:`play_chunk` over the jobs, results in any order.
     """
-    if not 1 <= games <= MAX_GAMES:
-        raise ValueError(f"games must be >= 1 and at most {MAX_GAMES:,}, got {games}")
-    if not 1 <= workers <= MAX_WORKERS:
-        raise ValueError(f"workers must be >= 1 and at most {MAX_WORKERS}, got {workers}")
-    if seed < 0:
-        raise ValueError(f"seed must be >= 0, got {seed}")
+    _check_numbers(games, workers, seed)
     module = load(game)
     config = dict(config or {})
     module.env(num_players=players, **config)  # fail fast on bad options, before any work
@@ -323,6 +318,32 @@ def run_tournament(
         for g in range(0, games, chunk)
     )
     workers = min(workers, -(-games // chunk))  # no idle processes
+    _run_jobs(jobs, workers, executor, out, progress)
+    if out.game_log is not None:
+        out.game_log.sort(key=lambda entry: entry["game"])  # workers finish in any order
+    out.mean_turns /= games
+    out.mean_steps /= games
+    out.seconds = time.perf_counter() - started
+    return out
+
+
+def _check_numbers(games: int, workers: int, seed: int) -> None:
+    if not 1 <= games <= MAX_GAMES:
+        raise ValueError(f"games must be >= 1 and at most {MAX_GAMES:,}, got {games}")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise ValueError(f"workers must be >= 1 and at most {MAX_WORKERS}, got {workers}")
+    if seed < 0:
+        raise ValueError(f"seed must be >= 0, got {seed}")
+
+
+def _run_jobs(
+    jobs: Iterator[tuple],
+    workers: int,
+    executor: Callable[[Iterator[tuple]], Iterable[dict[str, Any]]] | None,
+    out: TournamentResult,
+    progress: Callable[[int, int], None] | None,
+) -> None:
+    """Play the jobs (in this process, a process pool or the executor) and merge into ``out``."""
     done = 0
     if executor is not None:
         partials, workers = executor(jobs), 1
@@ -339,7 +360,7 @@ def run_tournament(
             _merge(out, part)
             done += part["games"]
             if progress is not None:
-                progress(done, games)
+                progress(done, out.games)
         finished = True
     finally:
         if workers > 1:
@@ -348,12 +369,6 @@ def run_tournament(
             else:  # Ctrl-C or an error: stop the workers now instead of finishing the queue
                 pool.terminate()
             pool.join()
-    if out.game_log is not None:
-        out.game_log.sort(key=lambda entry: entry["game"])  # workers finish in any order
-    out.mean_turns /= games
-    out.mean_steps /= games
-    out.seconds = time.perf_counter() - started
-    return out
 
 
 def play_chunk(job: tuple) -> dict[str, Any]:
@@ -400,66 +415,90 @@ def _play_games(job: tuple) -> dict[str, Any]:
         for i in range(players):
             q = (i + g) % players
             agents[q] = make_agent(seat_specs[q], plain, seed=game_seed * 16 + i)
-        steps_before = part["steps"]
         recorder = None
         if record_dir is not None:
             recorder = GameRecorder(
                 unwrapped, game_seed, seat_specs, config, {"seed": seed, "game": g}
             )
-        for agent_id in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            seat = unwrapped.seat_of(agent_id)
-            action = agents[seat].act(
-                obs["observation"], obs["action_mask"], seat=Seat(env.unwrapped.game_state, seat)
-            )
-            if recorder is not None:
-                recorder.decide(action)
-            env.step(action)
-            part["steps"] += 1
+        steps = _play_one(env, agents, recorder)
+        part["steps"] += steps
         if recorder is not None:
             name = record_filename(plain, players, g, games)
             write_record(recorder.finish(), os.path.join(record_dir, name))
-        part["turns"] += unwrapped.game_state.turn
-        result = unwrapped.outcome()
-        if result.truncated:
-            part["truncated"] += 1
-        reason = result.end_reason
-        part["reasons"][reason] = part["reasons"].get(reason, 0) + 1
-        scores = unwrapped.game_state.scores()
-        team_places = side_places(result, scores)
-        margins = side_margins(sides, scores)
-        # one count per side in a side lineup, else one per seat (partners each get the team's)
-        counted = [side[0] for side in sides] if by_side else range(players)
-        first_seat = {}
-        for q in counted:
-            slot = slot_of_seat[q]
-            first_seat[slot] = q
-            part["records"][slot][RESULTS.index(result.team_result(q))] += 1
-            standing = part["standings"][slot]
-            standing[0] += team_places[q]
-            standing[1] += side_score(result.team_of(q), scores)
-            standing[2] += margins[q]
-        if log:
-            order = [first_seat[i] for i in range(len(specs))]
-            if by_side:
-                seats = [list(result.team_of(q)) for q in order]
-                places = [team_places[q] for q in order]
-            else:
-                seats = order
-                seat_places = finishing_places(result, scores)
-                places = [seat_places[q] for q in order]
-            entry = {"game": g, "seats": seats, "places": places}
-            entry["results"] = [result.team_result(q) for q in order]
-            entry["scores"] = [side_score(result.team_of(q), scores) for q in order]
-            entry["winners"] = list(result.winners)
-            entry["end_reason"] = reason
-            entry["turns"] = unwrapped.game_state.turn
-            entry["steps"] = part["steps"] - steps_before
-            part["log"].append(entry)
+        _count_game(part, unwrapped, g, steps, slot_of_seat, len(specs), by_side)
     return part
+
+
+def _play_one(env: Any, agents: dict[int, Any], recorder: GameRecorder | None) -> int:
+    """Play the dealt game of ``env`` to its end; the number of decisions taken."""
+    unwrapped = env.unwrapped
+    steps = 0
+    for agent_id in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        seat = unwrapped.seat_of(agent_id)
+        action = agents[seat].act(
+            obs["observation"], obs["action_mask"], seat=Seat(unwrapped.game_state, seat)
+        )
+        if recorder is not None:
+            recorder.decide(action)
+        env.step(action)
+        steps += 1
+    return steps
+
+
+def _count_game(
+    part: dict[str, Any],
+    unwrapped: Any,
+    g: int,
+    steps: int,
+    slot_of_seat: dict[int, int],
+    slots: int,
+    by_side: bool,
+) -> None:
+    """Add finished game ``g`` to a chunk's counts (and its game log, when kept)."""
+    state = unwrapped.game_state
+    sides = state.teams()
+    part["turns"] += state.turn
+    result = unwrapped.outcome()
+    if result.truncated:
+        part["truncated"] += 1
+    reason = result.end_reason
+    part["reasons"][reason] = part["reasons"].get(reason, 0) + 1
+    scores = state.scores()
+    team_places = side_places(result, scores)
+    margins = side_margins(sides, scores)
+    # one count per side in a side lineup, else one per seat (partners each get the team's)
+    counted = [side[0] for side in sides] if by_side else range(state.num_players)
+    first_seat = {}
+    for q in counted:
+        slot = slot_of_seat[q]
+        first_seat[slot] = q
+        part["records"][slot][RESULTS.index(result.team_result(q))] += 1
+        standing = part["standings"][slot]
+        standing[0] += team_places[q]
+        standing[1] += side_score(result.team_of(q), scores)
+        standing[2] += margins[q]
+    if part["log"] is None:
+        return
+    order = [first_seat[i] for i in range(slots)]
+    if by_side:
+        seats = [list(result.team_of(q)) for q in order]
+        places = [team_places[q] for q in order]
+    else:
+        seats = order
+        seat_places = finishing_places(result, scores)
+        places = [seat_places[q] for q in order]
+    entry = {"game": g, "seats": seats, "places": places}
+    entry["results"] = [result.team_result(q) for q in order]
+    entry["scores"] = [side_score(result.team_of(q), scores) for q in order]
+    entry["winners"] = list(result.winners)
+    entry["end_reason"] = reason
+    entry["turns"] = state.turn
+    entry["steps"] = steps
+    part["log"].append(entry)
 
 
 def _merge(out: TournamentResult, part: dict[str, Any]) -> None:
