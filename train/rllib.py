@@ -335,6 +335,9 @@ def ppo_config(
             num_env_runners=num_env_runners,
             num_envs_per_env_runner=envs_per_runner,
             num_cpus_per_env_runner=1,
+            # RLlib drops a sample that takes over 60 s by default (0 steps in the iteration);
+            # a big batch on a busy or small runner takes longer, so wait for it.
+            sample_timeout_s=None,
         )
         .learners(num_learners=num_learners, num_cpus_per_learner=1 if num_learners else "auto")
         .multi_agent(policies=set(specs), policy_mapping_fn=mapping, policies_to_train=[MAIN])

@@ -8,7 +8,7 @@ Each iteration samples one PPO batch with the env runners and updates ``main`` o
 The league: in every episode one seat (chosen by the episode id) plays ``main``; each other seat
 plays a member drawn by the policy mapping from ``main`` itself, ``random`` and the frozen
 snapshots of ``main`` (``main_v1``, ...), one added whenever main's win rate over an iteration
-passes ``--snapshot-threshold``. The heuristic is not a league member (it needs the game state,
+reaches ``--snapshot-threshold``. The heuristic is not a league member (it needs the game state,
 which an RLModule never sees); it is one of the two evaluation opponents instead.
 
 The run folder holds ``run.json`` (settings and league), ``progress.jsonl`` (one line per
@@ -65,8 +65,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--snapshot-threshold",
         type=float,
-        help="main's win rate over an iteration that adds a frozen snapshot to the league "
-        "(default 0.6; above 1: never)",
+        help="main's win rate over an iteration that adds a frozen snapshot of it to the league "
+        "when reached (default 0.6; above 1: never)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     p.add_argument("options", nargs="*", default=[], metavar="key=value", help="rule options")
@@ -210,7 +210,7 @@ def build_algo(settings: dict[str, Any], runners: int, learners: int) -> Any:
         hidden=settings["hidden"],
         seed=settings["seed"],
         train_batch_size=batch,
-        minibatch_size=min(256, batch),
+        minibatch_size=min(1024, batch),  # as cardzoo train (batch_size 1024)
     ).callbacks(_league_callback(settings["env"]["players"]))
     return config.build_algo()
 
@@ -299,8 +299,10 @@ def iteration_row(result: dict[str, Any], wall: float) -> dict[str, Any]:
     timers = result.get("timers", {})
     steps = int(runners.get("num_env_steps_sampled", 0))
     main_steps = int(runners.get("num_module_steps_sampled", {}).get("main", 0))
-    sampling = float(timers.get("env_runner_sampling_timer", 0.0))
+    # RLlib's timers are smoothed over iterations (EMA), so the sampling time of this iteration
+    # is taken as its wall time less the learner update (which varies little between them).
     update = float(timers.get("learner_update_timer", 0.0))
+    sampling = max(wall - update, 1e-9)
     league = runners.get("league", {})
     games = league.get("games", 0)
     return {
@@ -308,7 +310,7 @@ def iteration_row(result: dict[str, Any], wall: float) -> dict[str, Any]:
         "env_steps": steps,
         "main_steps": main_steps,
         "seconds": round(wall, 3),
-        "sampling_steps_per_s": round(steps / sampling, 1) if sampling else None,
+        "sampling_steps_per_s": round(steps / sampling, 1),
         "learner_steps_per_s": round(main_steps / wall, 1) if wall else None,
         "update_s": round(update, 3),
         "main_games": int(games),
@@ -357,6 +359,11 @@ def _check_numbers(args: argparse.Namespace) -> None:
         check_count("--iterations", args.iterations, 1, 10**7)
     if args.max_minutes is not None and not 0 < args.max_minutes <= 10**6:
         raise ValueError(f"--max-minutes must be > 0, got {args.max_minutes}")
+    threshold = args.snapshot_threshold
+    if threshold is not None and not 0 <= threshold <= 2:
+        raise ValueError(
+            f"--snapshot-threshold must be a win rate 0..1 (above 1: never), got {threshold}"
+        )
     if args.num_cpus is not None:
         check_count("--num-cpus", args.num_cpus, 1, 4096)
 
@@ -421,7 +428,7 @@ def run(args: argparse.Namespace, out: str, settings: dict[str, Any]) -> list[di
             if args.eval_games:
                 row["eval"] = evaluate_export(export, settings, args.eval_games)
             win = row["main_win_rate"]
-            if win is not None and win > settings["snapshot_threshold"]:
+            if win is not None and win >= settings["snapshot_threshold"]:
                 row["snapshot_added"] = add_snapshot(algo, league, settings)
             row["league"] = league.opponents
             row["runner_nodes"] = nodes

@@ -204,6 +204,30 @@ def test_export_plays_what_the_module_plays(tmp_path, mask_as_input: bool) -> No
         make_agent(f"rllib:{tmp_path}/missing", "beasty_bar")
 
 
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["train-ray"], "give a game"),
+        (["train-ray", "beasty_bar", "--iterations", "0"], "--iterations must be"),
+        (["train-ray", "beasty_bar", "--num-env-runners", "-1"], "--num-env-runners must be"),
+        (["train-ray", "beasty_bar", "--snapshot-threshold", "-0.5"], "--snapshot-threshold"),
+        (["train-ray", "beasty_bar", "--players", "7"], "num_players"),
+        (["train-ray", "beasty_bar", "--hidden", "0"], "--hidden"),
+        (["train-ray", "--resume", "{tmp}"], "not a train-ray run folder"),
+    ],
+)
+def test_train_ray_usage_errors_fail_before_ray_starts(argv, message, tmp_path, capsys) -> None:
+    import ray
+    from cardzoo.train.cli import main
+
+    running = ray.is_initialized()
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    assert main(argv + ["--out", str(tmp_path / "run")]) == 2
+    assert message in capsys.readouterr().err
+    assert ray.is_initialized() == running  # no Ray started (nor stopped)
+    assert not (tmp_path / "run").exists()
+
+
 # -- on a two-node Ray cluster (one machine): eval --ray, train-ray, resume --------------------
 
 
@@ -273,10 +297,14 @@ def test_train_ray_on_two_nodes_checkpoints_and_resumes(cluster, tmp_path, capsy
     assert (out / "checkpoints" / "iter-000001" / "rllib_checkpoint.json").is_file()
     exported = np.load(out / "export" / "policy.npz")["w0"].copy()
     # resumed: RLlib's checkpoint restored (iteration 2 follows), the export moves on
+    # and a snapshot of main joins the league (threshold 0: whatever its win rate)
     again = ["train-ray", "--resume", str(out), "--num-env-runners", "2", "--iterations", "1"]
-    assert main(again + common) == 0
+    assert main(again + common + ["--snapshot-threshold", "0"]) == 0
     rows = [json.loads(line) for line in (out / "progress.jsonl").read_text().splitlines()]
     assert [r["iteration"] for r in rows] == [1, 2]
+    assert "snapshot_added" not in rows[0] and rows[1]["snapshot_added"] == "main_v1"
+    assert rows[1]["league"] == ["main", "random", "main_v1"]
+    assert json.loads((out / "run.json").read_text())["snapshots"] == ["main_v1"]
     assert (out / "checkpoints" / "iter-000002").is_dir()
     assert not np.array_equal(np.load(out / "export" / "policy.npz")["w0"], exported)
     assert main(["eval", "beasty_bar", "--agents", f"rllib:{out},random", "--games", "4"]) == 0
