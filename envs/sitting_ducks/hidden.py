@@ -4,7 +4,8 @@
 - :func:`unplayable_masks`: the public evidence of a forced discard (which card kinds could not
   be played), kept in the log so that ``State.determinize`` samples only hands that agree with it.
 
-The sampler behind ``State.determinize`` lives in ``sampling.py`` for now.
+The samplers behind ``State.determinize`` live in ``exact.py`` (until the first reshuffle) and
+``sampling.py`` (after it).
 """
 
 from __future__ import annotations
