@@ -60,6 +60,11 @@ class _Hands:
         self.orders = np.array([factorial(m) / _perms(h) for h in self.hands])
         index = {h: i for i, h in enumerate(self.hands)}
         self.index = index
+        #: Per hand and card: its kind, and how many cards of that kind come before it.
+        self.slot_kind = np.array(self.hands, dtype=np.int64).reshape(len(self.hands), m)
+        self.slot_rank = np.array(
+            [[h[:j].count(k) for j, k in enumerate(h)] for h in self.hands], dtype=float
+        ).reshape(len(self.hands), m)
         smaller = list(combinations_with_replacement(range(NUM_KINDS), m - 1)) if m else []
         small_index = {h: i for i, h in enumerate(smaller)}
         #: play[k][i]: the m-card hand that becomes the (m-1)-card hand i once k is played.
@@ -152,13 +157,11 @@ def seat_weights(
     return v, size, scale
 
 
-def _falling(c: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """Per hand (rows of ``counts``): prod_k (c_k)_(H[k]), the ways to pick its cards from
-    ``c`` physical cards per kind (zero where a kind runs short)."""
-    out = np.ones(len(counts))
-    for i in range(counts.max(initial=0)):
-        out *= np.prod(np.where(counts > i, c - i, 1.0), axis=1)
-    return np.maximum(out, 0.0)
+def _falling(c: np.ndarray, size: int) -> np.ndarray:
+    """Per hand of ``size`` cards: prod_k (c_k)_(H[k]), the ways to pick its cards from ``c``
+    physical cards per kind (zero where a kind runs short: one factor is then 0)."""
+    table = _HANDS[size]
+    return np.prod(c[table.slot_kind] - table.slot_rank, axis=1)
 
 
 class _Seat:
@@ -175,7 +178,7 @@ class _Seat:
         v, size, scale = seat_weights(entries, q, dealt, mask_key)
         table = _HANDS[size]
         self.size = size
-        w = v * _falling(c, table.counts)
+        w = v * _falling(c, size)
         total = float(w.sum())
         phi = v / table.orders
         top = float(phi.max()) if len(phi) else 0.0
