@@ -2,13 +2,13 @@
 checked against the public record by code independent of the sampler (issue 16).
 
 The positions are those the exact sampler serves (``exact.py``: before the first reshuffle of
-the action cards), every decision of seeded random games, each determinized for the seat to
-play. A sample must look the same to that seat, hold exactly the cards it has not seen, and
-give every other seat a hand that some history of its own dealt cards and draws explains (each
-play held, every forced discard with only unplayable cards in hand, under the sampled colour in
-hidden mode): a backward search from the sampled hand. Positions after a reshuffle are served by
-the replay, whose every sample ``tests/sitting_ducks/test_ducks_sampling_complete.py`` checks
-with its witness history.
+the action cards in each game of a match), every such decision of seeded random games, each
+determinized for the seat to play. A sample must look the same to that seat, hold exactly the
+cards it has not seen, and give every other seat a hand that some history of its own dealt cards
+and draws explains (each play held, every forced discard with only unplayable cards in hand,
+under the sampled colour in hidden mode): a backward search from the sampled hand. Positions
+after a reshuffle are served by the replay, whose samples
+``tests/sitting_ducks/test_ducks_sampling_complete.py`` checks with their witness histories.
 """
 
 from __future__ import annotations
@@ -106,7 +106,7 @@ class Position:
 
 
 def test_100000_samples_at_six_players_are_consistent_worlds():
-    calls = positions = varied = 0
+    calls = positions = varied = later_games = 0
     per_config = CALLS // len(CONFIGS) + 1
     for cfg in CONFIGS:
         done = 0
@@ -115,7 +115,11 @@ def test_100000_samples_at_six_players_are_consistent_worlds():
             pick = random.Random(seed).random
             state = State(cfg, seed=seed)
             seed += 1
-            while exact.applies(state) and not state.terminal and done < per_config:
+            while not state.terminal and not state.truncated and done < per_config:
+                if not exact.applies(state):  # after a reshuffle: the next game, if any
+                    legal = state.legal_move_ids()
+                    state.apply_id(legal[int(pick() * len(legal))])
+                    continue
                 player = state.current_player
                 rng = np.random.default_rng([seed, state.move_count])
                 position = Position(state, player)
@@ -126,9 +130,11 @@ def test_100000_samples_at_six_players_are_consistent_worlds():
                     keys.add((tuple(world.colour_owner), tuple(map(tuple, world.hands))))
                 done += PER_POSITION
                 positions += 1
+                later_games += state.game > 0
                 varied += len(keys) > 1
                 legal = state.legal_move_ids()
                 state.apply_id(legal[int(pick() * len(legal))])
         calls += done
     assert calls >= CALLS
+    assert later_games  # the points match reached its later games
     assert varied >= 0.95 * positions  # the samples are not stuck on one world
