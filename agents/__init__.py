@@ -5,7 +5,8 @@ need an argument: ``ppo:PATH`` plays a policy trained by ``cardzoo train`` (PATH
 file or a run folder, meaning its latest checkpoint) with its most likely legal action, and
 ``ppo-sample:PATH`` samples from it. ``ismcts:N`` searches N iterations of information-set Monte
 Carlo tree search per move with random rollouts, ``ismcts-h:N`` with the game's heuristic playing
-the rollouts (:mod:`cardzoo.agents.ismcts`).
+the rollouts (:mod:`cardzoo.agents.ismcts`). ``zoo:NAME`` plays a model shipped with cardzoo
+(:mod:`cardzoo.zoo`, docs/zoo.md).
 
 ``rllib:PATH`` plays a policy exported by ``cardzoo train-ray``
 (:mod:`cardzoo.agents.rllib_policy`), without Ray.
@@ -33,6 +34,7 @@ AGENT_KINDS = (
     "rllib:PATH",
     "ismcts:N",
     "ismcts-h:N",
+    "zoo:NAME",
 )
 
 
@@ -54,6 +56,10 @@ def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
         from cardzoo.agents.policy import PolicyAgent
 
         return PolicyAgent(argument, game, deterministic=kind == "ppo", seed=seed)
+    if kind == "zoo":  # a model shipped in cardzoo.zoo (docs/zoo.md)
+        from cardzoo.zoo import make_zoo_agent
+
+        return make_zoo_agent(argument, game, seed=seed)
     if kind in ("ismcts", "ismcts-h"):
         from cardzoo.agents.ismcts import make_ismcts
 

@@ -403,6 +403,19 @@ def _setting(config_cls: Any, key: str, value: Any) -> Any:
     return value
 
 
+def _config_file_settings(args: argparse.Namespace, config_cls: Any) -> dict[str, Any]:
+    """``train --config FILE``: fill the flags left unset from the file; return its other
+    settings (``--set`` style; see :mod:`cardzoo.train.config_file`)."""
+    if getattr(args, "config", None) is None:
+        return {}
+    from cardzoo.train.config_file import apply_config_file
+
+    settings = apply_config_file(args, config_cls)
+    return {
+        k: v if isinstance(v, list) else _setting(config_cls, k, v) for k, v in settings.items()
+    }
+
+
 def cmd_train(args: argparse.Namespace) -> int:
     # cardzoo.train.ppo sets OMP_WAIT_POLICY=PASSIVE before it imports torch (see there).
     try:
@@ -411,6 +424,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise ValueError(
             f"training needs the train extra (pip install 'cardzoo[train]'): {err}"
         ) from None
+    from_file = _config_file_settings(args, TrainConfig)  # also fills unset flags from --config
     flags = {
         "players": args.players,
         "envs": args.envs,
@@ -433,6 +447,7 @@ def cmd_train(args: argparse.Namespace) -> int:
             raise ValueError(f"{key} is given twice: --{key.replace('_', '-')} and --set {key}=")
         overrides[key] = _setting(TrainConfig, key, value)
         from_set.add(key)
+    overrides = {**from_file, **overrides}  # --set wins over the file
     if args.resume:
         out = args.resume
         if args.out is not None and os.path.abspath(args.out) != os.path.abspath(out):
@@ -645,6 +660,12 @@ def _add_train(sub: Any) -> None:
         metavar="KEY=VALUE",
         help="any other training setting, e.g. --set batch_size=2048 --set net_arch=256,256 "
         "(see TrainConfig in cardzoo.train.ppo)",
+    )
+    p.add_argument(
+        "--config",
+        metavar="FILE.toml",
+        help="read the run's settings from a TOML file (or zoo:NAME, a zoo model's config); "
+        "flags on the command line override it (docs/zoo.md)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     # parsed into (key, value) pairs by main(), which also collects them after the flags

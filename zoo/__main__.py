@@ -1,0 +1,7 @@
+"""``python -m cardzoo.zoo list|export``: see :mod:`cardzoo.zoo`."""
+
+import sys
+
+from cardzoo.zoo import main
+
+sys.exit(main())
