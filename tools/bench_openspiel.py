@@ -5,18 +5,19 @@ bot against the game's heuristic agent.
     python tools/bench_openspiel.py ismcts --games beasty_bar --matches 20 --simulations 100
     python tools/bench_openspiel.py ismcts --games odins_ravens --matches 2 --rollout-cap 50
 
-``speed``: random play for ``--seconds`` per game (default player count, wall clock), the seat to
-act observed at every move: through pyspiel (``apply_action`` + ``make_observation``'s
-``set_from``; with the default ``perfect_recall=True``, which keeps every seat's information
-history, and with ``False``) and through the env (``last()`` + ``step()``).
+``speed``: random play for ``--seconds`` of CPU time of this process (``time.process_time``) per
+game, default player count, the seat to act observed at every move: through pyspiel
+(``apply_action`` + ``make_observation``'s ``set_from``; with the default
+``perfect_recall=True``, which keeps every seat's information history, and with ``False``) and
+through the env (``last()`` + ``step()``).
 
 ``ismcts``: ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` (UCT c = 2, one random rollout per
 leaf, ``--simulations`` per move) in one seat, the game's heuristic agent in every other seat,
 default player count, the bot's seat alternating 0, 1, 0, ...; game ``i`` uses ``seed=i``.
 ``--rollout-cap K`` stops each rollout after K moves with value 0 for all (Odin's Ravens: random
 rollouts there run for hundreds of moves). A game counts as a win for the bot when its return is
-positive, a loss when negative. The bot's speed is in moves per CPU second of this process
-(``time.process_time``), which other jobs on a shared machine disturb less than wall-clock time.
+positive, a loss when negative. Speeds are per CPU second of this process, which other jobs on a
+shared machine disturb less than wall-clock time.
 """
 
 from __future__ import annotations
@@ -42,15 +43,15 @@ def pyspiel_speed(name: str, seconds: float, perfect_recall: bool) -> float:
     observation = make_observation(game)
     rng = np.random.default_rng(0)
     moves = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         state = game.new_initial_state()
         while not state.is_terminal():
             observation.set_from(state, state.current_player())
             legal = state.legal_actions()
             state.apply_action(legal[rng.integers(len(legal))])
             moves += 1
-    return moves / (time.perf_counter() - start)
+    return moves / (time.process_time() - start)
 
 
 def env_speed(name: str, seconds: float) -> float:
@@ -58,8 +59,8 @@ def env_speed(name: str, seconds: float) -> float:
     env = make(name)
     env.reset(seed=0)
     steps = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         _, _, term, trunc, _ = env.last()
         if term or trunc:
             env.reset()
@@ -68,7 +69,7 @@ def env_speed(name: str, seconds: float) -> float:
         legal = np.flatnonzero(mask)
         env.step(int(legal[rng.integers(len(legal))]))
         steps += 1
-    return steps / (time.perf_counter() - start)
+    return steps / (time.process_time() - start)
 
 
 class CappedRolloutEvaluator(mcts.Evaluator):
