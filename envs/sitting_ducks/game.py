@@ -583,8 +583,12 @@ class State(CachedLegalMoves, GameState):
         from cardzoo.envs.sitting_ducks.sampling import resample_hidden
 
         self._check_seat(player)
+        hidden.check_record_known_to(self._log, player)
         rng = make_rng(rng)
         new = self.clone()
+        # The sample keeps only what ``player`` knows of the record (never the others' cards).
+        new._log = hidden.record_as_seen_by(self._log, self._log_len, player)
+        new._log_len = len(new._log)
         kb = min(self.known_bottom, len(self.deck))
         # Sorted first, so the sample depends on which ducks are unseen, never on their order.
         upper = sorted(self.deck[kb:])

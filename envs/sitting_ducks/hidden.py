@@ -134,3 +134,33 @@ def unplayable_masks(state: State, p: int) -> tuple[int, ...]:
                 playable |= 1 << kind
         masks.append(ALL_KINDS & ~playable)
     return tuple(masks)
+
+
+#: How a sample made by ``determinize`` records another seat's draw: that the seat drew a card
+#: is public, which card it was is not (not a kind: indexing a count with it fails loudly).
+UNSEEN_DRAW = NUM_KINDS
+
+
+def record_as_seen_by(log: list[tuple], length: int, player: int) -> list[tuple]:
+    """The public record as ``player`` knows it, for the world ``determinize`` builds: the other
+    seats' dealt cards become ``-1`` and their draws ``UNSEEN_DRAW``. The true record holds
+    both, and a sample carrying it would hand the truth to whoever reads the sample."""
+    _, dealt, deck = log[0]
+    hidden = tuple(tuple(h) if q == player else (-1,) * len(h) for q, h in enumerate(dealt))
+    out = [(-1, hidden, deck)]
+    for entry in log[1:length]:
+        if entry[0] != player and entry[4] >= 0:
+            entry = (*entry[:4], UNSEEN_DRAW)
+        out.append(entry)
+    return out
+
+
+def check_record_known_to(log: list[tuple], player: int) -> None:
+    """Refuse to determinize a sample for a seat other than the one it was made for: that
+    seat's own dealt cards and draws were hidden in it (``record_as_seen_by``)."""
+    if -1 in log[0][1][player]:
+        raise ValueError(
+            f"this state is a world sampled by determinize for another seat: seat {player}'s own "
+            f"dealt cards and draws are not in its record, so it cannot be determinized for seat "
+            f"{player} (determinize the real state instead)"
+        )
