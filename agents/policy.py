@@ -272,11 +272,23 @@ class PolicyAgent:
         seed: int | None = None,
         num_players: int | None = None,
     ) -> None:
-        self.info, self.actor = _load_actor(path)
+        self.info, self.actor = self._load(path)
         check_compatible(self.info, game, num_players)
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
-        self.name = f"ppo@{self.info.get('timesteps', '?')}"
+        self.name = f"{self.kind}@{self.info.get(self.counter, '?')}"
+
+    #: What the name says and which field of ``info`` counts the training (subclasses change
+    #: them, and ``_load`` and ``_network_input``, for policies saved by other trainers).
+    kind, counter = "ppo", "timesteps"
+
+    @staticmethod
+    def _load(path: str | os.PathLike) -> tuple[dict[str, Any], NumpyActor]:
+        return _load_actor(path)
+
+    def _network_input(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """What the network reads for one observation and its action mask."""
+        return np.asarray(observation)
 
     def act(
         self,
@@ -294,11 +306,11 @@ class PolicyAgent:
             raise ValueError(
                 f"{self.info['path']} was trained for {expected} players, not {seat.num_players}"
             )
-        obs = np.asarray(observation)
+        mask = np.asarray(action_mask).reshape(1, -1)
+        obs = self._network_input(observation, mask[0])
         if obs.shape != (self.actor.obs_size,):
             raise ValueError(
-                f"observation of shape {obs.shape} for a policy trained on ({self.actor.obs_size},)"
-                f" ({self.info['env_name']}, {expected} players)"
+                f"observation of shape {np.shape(observation)} for a policy trained on "
+                f"({self.actor.obs_size},) ({self.info['env_name']}, {expected} players)"
             )
-        mask = np.asarray(action_mask).reshape(1, -1)
         return self.actor.act(obs[None], mask, [self.rng], self.deterministic)[0]

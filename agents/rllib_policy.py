@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from cardzoo.agents.base import Seat
-from cardzoo.agents.policy import NumpyActor, check_compatible
+from cardzoo.agents.policy import NumpyActor, PolicyAgent
 
 EXPORT_FORMAT = "cardzoo-rllib-1"
 EXPORT_FILE = "policy.npz"
@@ -58,38 +57,17 @@ def load_export(path: str | os.PathLike) -> tuple[dict[str, Any], NumpyActor]:
     return hit
 
 
-class RllibPolicyAgent:
+class RllibPolicyAgent(PolicyAgent):
     """Plays an exported RLlib policy: its most likely legal action, or a sampled one."""
 
-    def __init__(
-        self,
-        path: str | os.PathLike,
-        game: str,
-        deterministic: bool = True,
-        seed: int | None = None,
-        num_players: int | None = None,
-    ) -> None:
-        self.info, self.actor = load_export(path)
-        check_compatible(self.info, game, num_players)
-        self.deterministic = deterministic
-        self.rng = np.random.default_rng(seed)
-        self.name = f"rllib@{self.info.get('iteration', '?')}"
+    kind, counter = "rllib", "iteration"
 
-    def act(
-        self, observation: np.ndarray, action_mask: np.ndarray, *, seat: Seat | None = None
-    ) -> int:
-        expected = self.info["num_players"]
-        if seat is not None and seat.num_players != expected:
-            raise ValueError(
-                f"{self.info['path']} was trained for {expected} players, not {seat.num_players}"
-            )
+    @staticmethod
+    def _load(path: str | os.PathLike) -> tuple[dict[str, Any], NumpyActor]:
+        return load_export(path)
+
+    def _network_input(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
         obs = np.asarray(observation, dtype=np.float32)
-        mask = np.asarray(action_mask).reshape(1, -1)
-        if self.info.get("mask_as_input"):
-            obs = np.concatenate([obs, mask[0].astype(np.float32)])
-        if obs.shape != (self.actor.obs_size,):
-            raise ValueError(
-                f"observation of shape {np.shape(observation)} for a policy trained on "
-                f"{self.info['env_name']} with {expected} players"
-            )
-        return self.actor.act(obs[None], mask, [self.rng], self.deterministic)[0]
+        if self.info.get("mask_as_input"):  # the module was trained with the mask as input
+            obs = np.concatenate([obs, mask.astype(np.float32)])
+        return obs
