@@ -25,6 +25,7 @@ from cardzoo.envs.outcome import (
     Outcome,
     outcome,
 )
+from cardzoo.envs.raster import rasteriser_installed, rasteriser_missing, svg_to_rgb
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
@@ -56,8 +57,9 @@ class RenderModeError(ValueError, TypeError):
 
     A ``ValueError`` (a bad value) and also a ``TypeError``: Gymnasium-based tools such as
     Stable-Baselines3's ``make_vec_env`` ask for ``render_mode="rgb_array"`` and, on a
-    ``TypeError``, build the env again without a render mode. cardzoo draws text only
-    (``"ansi"``/``"human"``), so it declines rather than return a fake image.
+    ``TypeError``, build the env again without a render mode. cardzoo's envs draw
+    ``"rgb_array"`` only when the ``render`` extra (CairoSVG) is installed and loads; without it
+    they decline rather than return a fake image.
     """
 
 
@@ -154,7 +156,9 @@ class CardGameEnv(AECEnv, EzPickle):
 
     Args:
         encoder: name of one of the game's encoders (``metadata["encoders"]`` lists them).
-        render_mode: ``None``, ``"ansi"`` (``render()`` returns text) or ``"human"`` (prints it).
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns text), ``"human"`` (prints it)
+            or ``"rgb_array"`` (``render()`` returns the table picture as an ``(H, W, 3)`` uint8
+            array; needs the ``render`` extra, else :class:`RenderModeError`).
         illegal_action: ``"raise"`` (default) raises :class:`IllegalActionError` naming the action,
             the player and the legal actions, leaving the state unchanged; ``"terminate"`` is the
             PettingZoo classic behaviour: the offender gets -1, everyone else 0, the game ends.
@@ -179,7 +183,11 @@ class CardGameEnv(AECEnv, EzPickle):
     """
 
     game: GameSpec  # set by each game module's subclass
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False}
+    # "rgb_array" is listed only when CairoSVG is installed (checked without importing it).
+    metadata: dict[str, Any] = {
+        "render_modes": ["ansi", "human", *(["rgb_array"] if rasteriser_installed() else [])],
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -244,6 +252,10 @@ class CardGameEnv(AECEnv, EzPickle):
             raise ValueError(
                 f"unknown encoder {encoder!r} for {game.name}; available: {list(game.encoders)}"
             )
+        if render_mode == "rgb_array" and (missing := rasteriser_missing()) is not None:
+            # Refused at construction (not at the first render()), so tools that fall back to
+            # no render mode on this error (Stable-Baselines3's make_vec_env) still can.
+            raise RenderModeError(missing)
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise RenderModeError(
                 f"invalid render_mode {render_mode!r}; allowed: None, "
@@ -440,12 +452,13 @@ class CardGameEnv(AECEnv, EzPickle):
             self._raise_out_of_step()
         return super().last(observe)
 
-    def render(self) -> str | None:
-        """The whole game as text (every hand: a spectator's view).
+    def render(self) -> str | np.ndarray | None:
+        """The whole game (every hand: a spectator's view), as text or as a picture.
 
         ``render_mode="ansi"`` returns the text; ``"human"`` prints it, and the env also prints
-        it after every ``reset()`` and ``step()``. For what one seat may see, use
-        :meth:`render_for`.
+        it after every ``reset()`` and ``step()``. ``"rgb_array"`` returns the all-seeing table
+        picture (:meth:`render_svg` with ``seat=None``) as an ``(H, W, 3)`` uint8 array. For what
+        one seat may see, use :meth:`render_for` or ``render_svg(seat)``.
         """
         if self.game_state is None:
             raise reset_required("render()")
@@ -454,6 +467,8 @@ class CardGameEnv(AECEnv, EzPickle):
 
             logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
             return None
+        if self.render_mode == "rgb_array":
+            return svg_to_rgb(self.render_svg(None))
         text = self.game_state.render()
         if self.render_mode == "human":
             print(text)

@@ -340,7 +340,8 @@ def test_help_shows_the_doc_page_once(module):
     first_line = module.__doc__.strip().splitlines()[0]
     text = pydoc.render_doc(module, renderer=pydoc.plaintext)
     assert text.count(first_line) == 1
-    assert "rgb_array" not in (module.raw_env.render.__doc__ or "")
+    render_doc = module.raw_env.render.__doc__ or ""
+    assert all(f'"{mode}"' in render_doc for mode in module.raw_env.metadata["render_modes"])
 
 
 @pytest.mark.parametrize("module", GAMES)
