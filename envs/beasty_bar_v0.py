@@ -103,10 +103,10 @@ Options
 Rule options (rules doc §14): ``num_players`` (2), ``first_player`` ("random" or a seat),
 ``scoring`` ("count" | "points"), ``set_aside`` (0 | 4), ``chameleon_may_decline`` (False),
 ``max_turns`` (1000). The rulebook's advanced variant is ``scoring="points", set_aside=4``
-(``variant="advanced"``). Env options: ``encoder`` ("default"), ``render_mode``
-(None | "ansi" | "human"), ``illegal_action`` ("raise" | "terminate"), ``reward``
-("win_loss" | "score"), ``obs_dtype`` ("int8" | "float32"), ``variant`` (None | "advanced").
-``env.unwrapped.game_state.render_for(seat)`` renders what one seat may see.
+(``variant="advanced"``). Env options: ``encoder`` ("default"), ``render_mode`` (None | "ansi" |
+"human" | "rgb_array", the last with the ``render`` extra), ``illegal_action`` ("raise" |
+"terminate"), ``reward`` ("win_loss" | "score"), ``obs_dtype`` ("int8" | "float32"), ``variant``
+(None | "advanced"). ``env.unwrapped.game_state.render_for(seat)`` renders what one seat may see.
 
 Rule decisions
 --------------

@@ -116,11 +116,11 @@ as a turn. ``env.unwrapped.game_state.truncated`` says whether a cap was reached
 Options
 -------
 Rule options (rules doc, options table): ``num_players`` (2 only), ``first_player`` ("random" or a
-seat; later races start with the player with fewer points), ``land_cards`` and
-``magic_way_cards`` (make-ups; None = the rulebook's), ``flight_cards_per_type`` (5),
-``odin_copies_per_type`` (2), ``joker_requires_no_match`` (False), ``max_turns_per_race`` (200),
-``max_turns`` (2000, the rules doc's ``max_turns_per_game``). Env options: ``encoder``
-("default"), ``render_mode`` (None | "ansi" | "human"), ``illegal_action`` ("raise" |
+seat; later races start with the player with fewer points), ``land_cards`` and ``magic_way_cards``
+(make-ups; None = the rulebook's), ``flight_cards_per_type`` (5), ``odin_copies_per_type`` (2),
+``joker_requires_no_match`` (False), ``max_turns_per_race`` (200), ``max_turns`` (2000, the rules
+doc's ``max_turns_per_game``). Env options: ``encoder`` ("default"), ``render_mode`` (None |
+"ansi" | "human" | "rgb_array", the last with the ``render`` extra), ``illegal_action`` ("raise" |
 "terminate"), ``reward`` ("win_loss" | "score"), ``obs_dtype`` ("int8" | "float32"), ``variant``
 (none defined). ``env.unwrapped.game_state.render_for(seat)`` renders what one seat may see.
 

@@ -121,8 +121,8 @@ Rule options (rules doc §13): ``num_players`` (3), ``mode`` ("standard" | "hidd
 ``"quick_shot:2,shoot:11"``), ``observe_duck_deck_bottom`` (False), ``max_turns`` (1000). Named
 variants: ``"hidden"``, ``"team"`` (4 players), ``"duel"`` (2 players, two colours each),
 ``"points"`` (a 3-game match). Env options: ``encoder`` ("default"), ``render_mode`` (None |
-"ansi" | "human"), ``illegal_action`` ("raise" | "terminate"), ``reward`` ("win_loss" |
-"score"), ``obs_dtype`` ("int8" | "float32"), ``variant``.
+"ansi" | "human" | "rgb_array", the last with the ``render`` extra), ``illegal_action`` ("raise" |
+"terminate"), ``reward`` ("win_loss" | "score"), ``obs_dtype`` ("int8" | "float32"), ``variant``.
 ``env.unwrapped.game_state.render_for(seat)`` renders what one seat may see.
 
 Rule decisions
