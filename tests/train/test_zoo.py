@@ -19,6 +19,7 @@ import pytest
 pytest.importorskip("torch", reason="reading a checkpoint needs the train extra")
 
 from cardzoo.agents import make_agent  # noqa: E402
+from cardzoo.agents.policy import check_compatible  # noqa: E402
 from cardzoo.envs import load  # noqa: E402
 from cardzoo.train.tournament import run_tournament  # noqa: E402
 from cardzoo.zoo import model_info, model_names  # noqa: E402
@@ -90,7 +91,10 @@ def test_a_model_is_refused_at_another_player_count(name):
     counts = [n for n in load(game).GAME.player_counts if n != info["num_players"]]
     options = dict(info["config"].get("options", {}))
     with pytest.raises(ValueError, match=f"trained for {info['num_players']} players"):
-        run_tournament(game, [f"zoo:{name}", "random"], 1, counts[0], config=options)
+        if counts:  # a real table of another size
+            run_tournament(game, [f"zoo:{name}", "random"], 1, counts[0], config=options)
+        else:  # a game with one player count: the check the agent makes on its seat
+            check_compatible(info, game, info["num_players"] + 1)
 
 
 def test_a_model_for_another_encoder_version_is_refused(tmp_path, monkeypatch):
