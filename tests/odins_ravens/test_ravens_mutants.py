@@ -20,6 +20,7 @@ from cardzoo.envs.odins_ravens import (
     EndTurn,
     Extend,
     Fly,
+    MagicWay,
     Odin,
     Orient,
     Reorder,
@@ -559,3 +560,33 @@ def test_two_removed_cards_are_both_known_at_the_bottom_of_the_land_deck():
         s.apply(Target(1))
     codes = sorted(a * 5 + b for a, b in removed)
     assert sorted(s.view(0).land_known) == codes == sorted(s.view(1).land_known)
+
+
+# ---------------------------------------------------------------------------------------------
+# Flights across a group, and the Magic Way from the auxiliary deck
+
+
+def test_a_group_flight_stops_only_for_the_stone_on_the_flyers_own_path():
+    """§5: a raven flies across a group of equal land spaces to its end; only the stone on its
+    own path stops it (the stone on the other path's space of the same card does not)."""
+    from ravens_helpers import position as letters_position
+
+    for stone in (None, (1, 1), (3, 0)):
+        s = letters_position("MMSPFWPSF", pos=(-1, -1), stone=stone, hands=[["M"], []])
+        s.apply(Fly(0))
+        assert s.view(0).pos[0] == 1, stone
+    s = letters_position("MMSPFWPSF", pos=(-1, -1), stone=(1, 0), hands=[["M"], []])
+    s.apply(Fly(0))
+    assert s.view(0).pos[0] == 0
+
+
+def test_the_auxiliary_top_card_may_go_to_the_magic_way_whatever_its_kind():
+    """§5 item 4: a card matching the active Magic Way card may be played into the row from
+    the top of the auxiliary deck, the first land type (F) included."""
+    from ravens_helpers import position as letters_position
+
+    for kind, card in (("F", 3), ("M", 0), ("P", 3)):  # card 3: Plains + Forest; 0: Odin + M
+        s = letters_position("FPSMWFPSW", aux=[[kind], []], magic_way=card)
+        assert MagicWay(None) in s.legal_moves(), kind
+    s = letters_position("FPSMWFPSW", aux=[["F"], []], magic_way=0)
+    assert MagicWay(None) not in s.legal_moves()
