@@ -18,7 +18,7 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet $(TORCH_PIP_ARGS) '$(TORCH)'
-	$(PY) -m pip install --quiet -e '.[dev,train,integrations,openspiel,web,ray]'
+	$(PY) -m pip install --quiet -e '.[dev,train,integrations,openspiel,web,ray,render]'
 	touch $@
 
 ## the main job: a short self-play run on Beasty Bar 2p (masked PPO against the opponent pool, a
