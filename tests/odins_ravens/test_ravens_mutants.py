@@ -590,3 +590,19 @@ def test_the_auxiliary_top_card_may_go_to_the_magic_way_whatever_its_kind():
         assert MagicWay(None) in s.legal_moves(), kind
     s = letters_position("FPSMWFPSW", aux=[["F"], []], magic_way=0)
     assert MagicWay(None) not in s.legal_moves()
+
+
+# ---------------------------------------------------------------------------------------------
+# A dealt game
+
+
+def test_a_dealt_game_has_made_no_move_yet_and_counts_each_move():
+    s = State(Config(), seed=3)
+    assert s.move_count == 0
+    s.apply_id(s.legal_move_ids()[0])
+    assert s.move_count == 1
+
+
+def test_a_config_of_another_kind_is_refused_naming_its_type():
+    with pytest.raises(TypeError, match="config must be an odins_ravens Config, got dict"):
+        State({"num_players": 2})
