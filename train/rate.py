@@ -35,7 +35,7 @@ import itertools
 import math
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -206,8 +206,10 @@ def play_round_robin(
     config: dict[str, Any] | None = None,
     workers: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    executor: Callable[[Iterator[tuple]], Iterable[dict[str, Any]]] | None = None,
 ) -> RoundRobin:
-    """Play the schedule of the module docstring; the games do not depend on ``workers``."""
+    """Play the schedule of the module docstring; the games do not depend on ``workers``.
+    ``executor`` plays the games elsewhere (``run_tournament``'s hook, e.g. Ray tasks)."""
     check_round_robin(game, specs, players, games_per_table)
     config = dict(config or {})
     orders = seating_orders(len(specs), players)
@@ -243,6 +245,7 @@ def play_round_robin(
             progress=step,
             workers=workers,
             game_log=True,
+            executor=executor,
         )
         out.orders.append({"order": list(order), "seed": order_seed, "games": per_order})
         for entry in result.game_log or []:
@@ -363,9 +366,21 @@ def cmd_rate(args: argparse.Namespace) -> int:
     load(args.game).env(num_players=args.players, **config)  # a bad count or option fails here
     check_round_robin(args.game, specs, args.players, args.games)
     progress = None if args.quiet else progress_bar(f"rate {args.game} {args.players}p")
-    rr = play_round_robin(
-        args.game, specs, args.players, args.games, args.seed, config, args.workers, progress
-    )
+    from cardzoo.train import ray_eval
+
+    executor = ray_eval.executor_for(args)  # None unless --ray
+    with ray_eval.ray_started(args):  # one Ray for every seating order's tournament
+        rr = play_round_robin(
+            args.game,
+            specs,
+            args.players,
+            args.games,
+            args.seed,
+            config,
+            args.workers,
+            progress,
+            executor,
+        )
     if not args.quiet:
         print(f"fitting ({args.bootstrap} bootstrap resamples)...", file=sys.stderr)
     report = rate(rr, args.bootstrap)
@@ -407,6 +422,7 @@ def add_parser(sub: Any) -> None:
         default=_default_workers(),
         help=f"processes (default {_default_workers()}); results do not depend on it",
     )
+    __import__("cardzoo.train.ray_eval").train.ray_eval.add_eval_flags(p)  # --ray, --address
     p.add_argument(
         "--bootstrap",
         type=int,

@@ -11,6 +11,7 @@ nodes need cardzoo installed. See docs/ray.md.
 from __future__ import annotations
 
 import argparse
+import contextlib
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -48,6 +49,28 @@ def executor_for(args: argparse.Namespace) -> Callable[[Iterator[tuple]], Iterab
     except ImportError as err:
         raise ValueError(f"--ray needs the ray extra (pip install 'cardzoo[ray]'): {err}") from None
     return ray_executor(address=args.address, num_cpus=args.workers)
+
+
+@contextlib.contextmanager
+def ray_started(args: argparse.Namespace) -> Iterator[None]:
+    """With ``--ray``: Ray running for the whole block (so that the executors of several
+    tournaments share it instead of each starting and stopping its own), shut down after."""
+    if not getattr(args, "ray", False):
+        yield
+        return
+    import ray
+
+    started = not ray.is_initialized()
+    if started:
+        if args.address:
+            ray.init(address=args.address, log_to_driver=False)
+        else:
+            ray.init(num_cpus=args.workers, include_dashboard=False, log_to_driver=False)
+    try:
+        yield
+    finally:
+        if started:
+            ray.shutdown()
 
 
 def ray_executor(
