@@ -634,3 +634,34 @@ def test_every_land_card_rejected_while_dealing_is_known_at_the_bottom():
         s = State(Config(), seed=seed)
         known = s.view(1).land_known
         assert len(known) == s.land_known
+
+
+def test_no_target_decision_is_pending_when_a_turn_starts():
+    s = State(Config(), seed=2)
+    first = s.current_player
+    assert s.view(first).target_op == -1
+    s.apply(EndTurn())
+    s.apply(Extend(False))
+    v = s.view(1 - first)
+    assert v.target_op == -1 and v.current_player == 1 - first
+
+
+def test_drawn_since_counts_the_cards_drawn_from_the_current_draw_pile():
+    """``drawn_since`` (what the opponent counts of a seat's draws since its last reshuffle):
+    the size of the pile made at that reshuffle (the whole deck at a race's start) minus the
+    cards left in it, at every step of random games."""
+    checks = 0
+    for seed in range(4):
+        s = State(Config(), seed=seed)
+        rng = np.random.default_rng(seed)
+        for _ in range(1500):
+            if s.terminal:
+                break
+            v = s.view(0)
+            for p in range(2):
+                pile = sum(v.reshuffled[p]) if any(v.reshuffled[p]) else sum(s.config.deck)
+                assert v.drawn_since[p] == pile - v.draw_sizes[p], (seed, s.move_count, p)
+                checks += 1
+            ids = s.legal_move_ids()
+            s.apply_id(ids[rng.integers(len(ids))])
+    assert checks > 5000
