@@ -636,14 +636,32 @@ def test_every_land_card_rejected_while_dealing_is_known_at_the_bottom():
         assert len(known) == s.land_known
 
 
-def test_no_target_decision_is_pending_when_a_turn_starts():
+IDLE = ("phase", "target_op", "swap_first", "pending_land", "orient_for", "rearranged")
+IDLE_VALUES = (0, -1, -1, -1, -1, 0)  # the play phase; nothing chosen, drawn or rearranged yet
+SPENT = ("used_hand", "used_aux", "o2b_used")
+
+
+def test_no_decision_is_pending_and_nothing_is_spent_when_a_turn_starts():
+    """Every turn starts in the play phase with no pending choice and nothing used yet, also
+    after a turn that used cards, an O2-B and an O4-B swap."""
     s = State(Config(), seed=2)
     first = s.current_player
-    assert s.view(first).target_op == -1
+    v = s.view(first)
+    assert tuple(getattr(v, f) for f in IDLE) == IDLE_VALUES
+    assert tuple(getattr(v, f) for f in SPENT) == (0, 0, False)
+    s = position(hands=(["O2", "O4", "F"], []), aux=(["M"], []))
+    s.apply(Odin(1, 1, False))  # O2-B: two land cards attached
+    for _ in range(2):
+        s.apply(s.legal_moves()[0])
+    s.apply(Odin(3, 1, False))  # O4-B: swap two empty cards
+    s.apply(Target(0))
+    s.apply(Target(3))
     s.apply(EndTurn())
     s.apply(Extend(False))
-    v = s.view(1 - first)
-    assert v.target_op == -1 and v.current_player == 1 - first
+    v = s.view(1)
+    assert v.current_player == 1
+    assert tuple(getattr(v, f) for f in IDLE) == IDLE_VALUES
+    assert tuple(getattr(v, f) for f in SPENT) == (0, 0, False)
 
 
 def test_drawn_since_counts_the_cards_drawn_from_the_current_draw_pile():
