@@ -178,6 +178,37 @@ def acting_seat(seat: Seat | None, state: Any, player: int | None, who: str) -> 
     return seat
 
 
+class SeatAgent:
+    """Base of the agents that decide from their seat's handle (the heuristics, ISMCTS): ``act``
+    finds the seat, plays a move that has no alternative at once, and otherwise asks
+    :meth:`choose`."""
+
+    name = "seat agent"
+
+    def act(
+        self,
+        observation: Any,
+        action_mask: Any,
+        *,
+        seat: Seat | None = None,
+        state: Any = None,
+        player: int | None = None,
+    ) -> int:
+        seat = acting_seat(seat, state, player, type(self).__name__)
+        legal = seat.legal_move_ids()
+        if len(legal) == 1:
+            self.forced()
+            return legal[0]
+        return self.choose(seat, legal)
+
+    def forced(self) -> None:
+        """Called when the only legal move is played without thinking (a hook for statistics)."""
+
+    def choose(self, seat: Seat, legal: list[int]) -> int:
+        """The move id to play among ``legal`` (two or more), from what ``seat`` may know."""
+        raise NotImplementedError
+
+
 @runtime_checkable
 class Agent(Protocol):
     """Anything with ``act``; ``name`` labels it in tournament tables."""

@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from cardzoo.agents.base import Seat, acting_seat
+from cardzoo.agents.base import Seat, SeatAgent
 from cardzoo.envs.beasty_bar.data import (
     CHAMELEON,
     CROCODILE,
@@ -85,7 +85,7 @@ def plays_until_entry(position: int, length: int) -> int:
     return first_check + 3 * (position // 2)  # each later check needs 3 more plays
 
 
-class BeastyBarHeuristic:
+class BeastyBarHeuristic(SeatAgent):
     """One-move lookahead Beasty Bar heuristic (see the module docstring)."""
 
     name = "heuristic"
@@ -96,19 +96,7 @@ class BeastyBarHeuristic:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
 
-    def act(
-        self,
-        observation: Any,
-        action_mask: Any,
-        *,
-        seat: Seat | None = None,
-        state: Any = None,
-        player: int | None = None,
-    ) -> int:
-        seat = acting_seat(seat, state, player, "BeastyBarHeuristic")
-        legal = seat.legal_move_ids()
-        if len(legal) == 1:
-            return legal[0]
+    def choose(self, seat: Seat, legal: list[int]) -> int:
         if seat.phase == SET_ASIDE_PHASE:
             return self._set_aside(legal)
         sample = seat.determinize(self.rng)

@@ -33,7 +33,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from cardzoo.agents.base import Seat, acting_seat
+from cardzoo.agents.base import Seat, SeatAgent
 from cardzoo.envs.cubirds.data import (
     BIG_FLOCK,
     CARD_COUNTS,
@@ -77,7 +77,7 @@ def row_captures(row: tuple[int, ...]) -> dict[int, int]:
     return best
 
 
-class CubirdsHeuristic:
+class CubirdsHeuristic(SeatAgent):
     """One-ply Cubirds heuristic (see the module docstring)."""
 
     name = "heuristic"
@@ -99,19 +99,7 @@ class CubirdsHeuristic:
 
     # -- the agent protocol -----------------------------------------------------------------------
 
-    def act(
-        self,
-        observation: Any,
-        action_mask: Any,
-        *,
-        seat: Seat | None = None,
-        state: Any = None,
-        player: int | None = None,
-    ) -> int:
-        seat = acting_seat(seat, state, player, "CubirdsHeuristic")
-        legal = seat.legal_move_ids()
-        if len(legal) == 1:
-            return legal[0]
+    def choose(self, seat: Seat, legal: list[int]) -> int:
         view = seat.view()
         player = seat.player
         ctx = _Context(self, view)

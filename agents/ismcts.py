@@ -43,7 +43,7 @@ import random
 from typing import Any
 
 import numpy as np
-from cardzoo.agents.base import Agent, Seat, acting_seat
+from cardzoo.agents.base import Agent, Seat, SeatAgent
 from cardzoo.envs.core import child_seed
 from cardzoo.envs.outcome import outcome
 
@@ -159,7 +159,7 @@ class SampleSeat:
         return self._sample.render_for(self.player)
 
 
-class ISMCTSAgent:
+class ISMCTSAgent(SeatAgent):
     """SO-ISMCTS with ``iterations`` per decision (see the module docstring).
 
     ``rollout`` is ``None`` for uniform random rollouts, or an agent (with ``act(..., seat=)``)
@@ -194,21 +194,11 @@ class ISMCTSAgent:
         #: Iterations run by the last search (0 when the move was forced), for measurements.
         self.last_iterations = 0
 
-    def act(
-        self,
-        observation: Any,
-        action_mask: Any,
-        *,
-        seat: Seat | None = None,
-        state: Any = None,
-        player: int | None = None,
-    ) -> int:
+    def forced(self) -> None:
+        self.last_iterations = 0
+
+    def choose(self, seat: Seat, legal: list[int]) -> int:
         """The move id (= action id) chosen by the search for the seat to move."""
-        seat = acting_seat(seat, state, player, "ISMCTSAgent")
-        legal = seat.legal_move_ids()
-        if len(legal) == 1:
-            self.last_iterations = 0
-            return legal[0]
         root = self.search(seat)
         return self._best(root, seat.player, seat.num_players, legal)
 

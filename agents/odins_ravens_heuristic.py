@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
-from cardzoo.agents.base import Seat, acting_seat
+from cardzoo.agents.base import Seat, SeatAgent
 from cardzoo.envs.odins_ravens.data import (
     EXTEND,
     NUM_KINDS,
@@ -113,7 +113,7 @@ class _Turn(NamedTuple):
     ends: dict[int, int]  # ... and where each would stop
 
 
-class OdinsRavensHeuristic:
+class OdinsRavensHeuristic(SeatAgent):
     """Greedy Odin's Ravens heuristic (see the module docstring)."""
 
     name = "heuristic"
@@ -121,19 +121,7 @@ class OdinsRavensHeuristic:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
 
-    def act(
-        self,
-        observation: Any,
-        action_mask: Any,
-        *,
-        seat: Seat | None = None,
-        state: Any = None,
-        player: int | None = None,
-    ) -> int:
-        seat = acting_seat(seat, state, player, "OdinsRavensHeuristic")
-        legal = seat.legal_move_ids()
-        if len(legal) == 1:
-            return legal[0]
+    def choose(self, seat: Seat, legal: list[int]) -> int:
         v = seat.view()
         me = v.player
         phase = v.phase

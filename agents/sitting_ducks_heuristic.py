@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from cardzoo.agents.base import Seat, acting_seat
+from cardzoo.agents.base import Seat, SeatAgent
 from cardzoo.envs.core import child_seed
 from cardzoo.envs.sitting_ducks.data import (
     BOTTOMS_UP,
@@ -56,7 +56,7 @@ KEEP[DUCK_AND_COVER] = 0.08
 WIN = 1000.0
 
 
-class SittingDucksHeuristic:
+class SittingDucksHeuristic(SeatAgent):
     """One-card lookahead Sitting Ducks Gallery heuristic (see the module docstring)."""
 
     name = "heuristic"
@@ -75,19 +75,7 @@ class SittingDucksHeuristic:
         # never depend on those guesses) use exactly the draws of ``rng``.
         self.sampler = np.random.default_rng(None if seed is None else [seed, 1])
 
-    def act(
-        self,
-        observation: Any,
-        action_mask: Any,
-        *,
-        seat: Seat | None = None,
-        state: Any = None,
-        player: int | None = None,
-    ) -> int:
-        seat = acting_seat(seat, state, player, "SittingDucksHeuristic")
-        legal = seat.legal_move_ids()
-        if len(legal) == 1:
-            return legal[0]
+    def choose(self, seat: Seat, legal: list[int]) -> int:
         view = seat.view()
         player = view.player
         mine = self._my_side(view)
