@@ -16,19 +16,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from cardzoo.train.cli import main
+from train_helpers import run_cli as run
 
 HAS_TRAIN = importlib.util.find_spec("sb3_contrib") is not None
 needs_train = pytest.mark.skipif(not HAS_TRAIN, reason="needs the train extra")
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        code = main(argv)
-    except SystemExit as exit_:
-        code = exit_.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def assert_usage_error(

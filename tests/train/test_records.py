@@ -17,7 +17,6 @@ import numpy as np
 import pytest
 from cardzoo.agents import RandomAgent
 from cardzoo.envs import ENV_MODULES, load
-from cardzoo.train.cli import main
 from cardzoo.train.records import (
     GameRecorder,
     RecordError,
@@ -28,15 +27,7 @@ from cardzoo.train.records import (
     replay_steps,
     write_record,
 )
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        code = main(argv)
-    except SystemExit as exit_:
-        code = exit_.code
-    out, err = capsys.readouterr()
-    return code, out, err
+from train_helpers import run_cli as run
 
 
 def cases() -> list[tuple[str, str | None, int]]:

@@ -10,25 +10,14 @@ import json
 
 import numpy as np
 import pytest
-from cardzoo.agents.policy import NumpyActor
 from cardzoo.envs.outcome import DRAW, LOSS, WIN, Outcome
 from cardzoo.train.cli import main
 from cardzoo.train.pool import OpponentPool
 from cardzoo.train.tournament import finishing_places, run_tournament, side_margins, side_places
 from cardzoo.train.vec_env import BatchedCardEnv
+from train_helpers import tiny_actor
 
 TEAM4 = {"mode": "team"}
-
-
-def tiny_actor(obs_size: int, num_actions: int, seed: int = 0) -> NumpyActor:
-    rng = np.random.default_rng(seed)
-    return NumpyActor(
-        [
-            (rng.normal(0, 0.3, (obs_size, 16)), rng.normal(0, 0.1, 16)),
-            (rng.normal(0, 0.3, (16, num_actions)), rng.normal(0, 0.1, num_actions)),
-        ],
-        "tanh",
-    )
 
 
 # -- finishing places and margins by side ---------------------------------------------------------

@@ -9,26 +9,15 @@ from typing import Any
 
 import numpy as np
 import pytest
-from cardzoo.agents.policy import NumpyActor
 from cardzoo.envs import games
 from cardzoo.envs.core import IllegalMoveError
 from cardzoo.train.opponents import Opponent, PolicyOpponent, RandomOpponent
 from cardzoo.train.pool import OpponentPool
 from cardzoo.train.single_agent import SingleAgentEnv
 from cardzoo.train.vec_env import BatchedCardEnv
+from train_helpers import tiny_actor
 
 GAMES = [m.GAME.name for m in games()]
-
-
-def tiny_actor(obs_size: int, num_actions: int, seed: int = 0) -> NumpyActor:
-    rng = np.random.default_rng(seed)
-    return NumpyActor(
-        [
-            (rng.normal(0, 0.3, (obs_size, 16)), rng.normal(0, 0.1, 16)),
-            (rng.normal(0, 0.3, (16, num_actions)), rng.normal(0, 0.1, num_actions)),
-        ],
-        "tanh",
-    )
 
 
 def opponents_for(game: str, size: int, num_actions: int) -> list:
