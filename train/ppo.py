@@ -43,7 +43,7 @@ import numpy as np
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import torch  # noqa: E402
-from cardzoo.agents import HEURISTICS
+from cardzoo.agents import HEURISTICS, make_agent
 from cardzoo.agents.policy import checkpoint_files, load_checkpoint, to_numpy
 from cardzoo.envs import __version__, load
 from cardzoo.train.checkpoint import write_checkpoint
@@ -96,6 +96,10 @@ class TrainConfig:
     eval_opponents: list[str] = field(default_factory=lambda: ["random", "heuristic"])
     checkpoint_every: int = 0  # timesteps; 0: checkpoints only at evaluations (and end, Ctrl-C)
     max_minutes: float = 0.0  # wall-clock budget (0: none); the run stops cleanly when spent
+    # warm start by imitation (train/imitation.py): an agent spec, e.g. "heuristic"; "" for none
+    warm_start: str = ""
+    warm_start_decisions: int = 200_000  # teacher decisions recorded (whole games)
+    warm_start_epochs: int = 8
 
     def __post_init__(self) -> None:
         module = load(self.game)  # unknown game: ValueError naming the games
@@ -147,6 +151,8 @@ class TrainConfig:
         # unknown agent specs, bad weights: ValueError naming what is allowed
         OpponentPool(self.game, self.baselines, self.pool_weights, self.max_snapshots)
         OpponentPool.fixed(self.eval_opponents, self.game)
+        if self.warm_start:
+            make_agent(self.warm_start, self.game)  # an unknown teacher fails before training
         module.env(num_players=self.players, **self.options)  # bad rule options fail here
 
     def _check_types(self) -> None:
@@ -197,6 +203,8 @@ _INT_RANGES: dict[str, tuple[int, int | None]] = {
     "eval_every": (1, None),
     "eval_games": (1, 10**9),
     "checkpoint_every": (0, None),
+    "warm_start_decisions": (1, 10**8),
+    "warm_start_epochs": (1, 1000),
 }
 #: Bounds of the float settings: (low, high or None, whether low itself is excluded).
 _FLOAT_RANGES: dict[str, tuple[float, float | None, bool]] = {
@@ -427,6 +435,8 @@ class Trainer:
         remaining = cfg.timesteps - model.num_timesteps
         try:
             if not self.resume:
+                if cfg.warm_start:
+                    self._warm_start()
                 self._evaluate()
                 self._checkpoint()
             if remaining > 0:
@@ -457,6 +467,30 @@ class Trainer:
             summary["plot"] = None  # matplotlib missing: the CSV has the curve
         (self.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
         return summary
+
+    def _warm_start(self) -> None:
+        """Behaviour cloning of ``config.warm_start`` before the first evaluation."""
+        from cardzoo.train.imitation import clone, collect_demonstrations
+
+        cfg = self.config
+        self._say(f"warm start: recording {cfg.warm_start_decisions:,} {cfg.warm_start} moves")
+        demos = collect_demonstrations(
+            cfg.game, cfg.warm_start_decisions, cfg.warm_start, cfg.players, cfg.seed,
+            **cfg.options,
+        )  # fmt: skip
+        report = clone(
+            self.model.policy, demos, cfg.warm_start_epochs, cfg.batch_size, cfg.learning_rate,
+            cfg.vf_coef, cfg.seed,
+        )  # fmt: skip
+        self.actor = actor_from_sb3(self.model.policy)
+        self.pool.set_current(self.actor)
+        self.venv.sync_pool(self.pool)
+        (self.out / "warm_start.json").write_text(json.dumps(asdict(report), indent=2) + "\n")
+        self._say(
+            f"warm start: {report.decisions:,} moves of {report.games:,} games, agreement with "
+            f"{cfg.warm_start} {report.held_out_agreement:.3f} on held-out games "
+            f"({report.train_agreement:.3f} trained on), {report.seconds:.0f} s"
+        )
 
     def _drop_unfinished_rollout(self, callback: _Callback) -> int:
         """A stop inside a rollout (Ctrl-C, the time budget): its decisions never reach an
