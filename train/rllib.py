@@ -10,6 +10,11 @@ Needs the ``ray`` extra (``pip install 'cardzoo[ray]'``, RLlib pinned). See docs
   logits of illegal actions pushed to the float minimum (they are never sampled). With
   ``model_config={"mask_as_input": True}`` the mask is also fed to the network.
 - :class:`RandomMaskedRLModule`: a uniformly random legal action (a baseline and league member).
+- The heuristic as a league member: it needs the game state, which an RLModule never sees, so the
+  env plays it. :func:`hand_env_seats` (an ``on_episode_created`` callback, set by
+  :func:`ppo_config`) asks the policy mapping for every seat of the new episode and hands the
+  seats mapped to :data:`HEURISTIC` to the env before it deals; the env then makes their moves
+  itself and they never reach RLlib (no observation, action or reward).
 - :func:`ppo_config`: a ``PPOConfig`` wired for one game (spaces, modules, policy mapping).
 - :func:`export_policy`: the trained policy's actor as plain numpy arrays, which the agent spec
   ``rllib:PATH`` (:mod:`cardzoo.agents.rllib_policy`) plays without Ray.
@@ -24,6 +29,7 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+from cardzoo.agents import HEURISTICS, Seat, make_agent
 from cardzoo.agents.rllib_policy import EXPORT_FILE, EXPORT_FORMAT
 from cardzoo.envs import load
 from ray.rllib.algorithms.ppo import PPOConfig
@@ -38,6 +44,11 @@ from ray.rllib.utils.torch_utils import FLOAT_MIN
 MAIN = "main"
 #: The module id of the random baseline.
 RANDOM = "random"
+#: The "module id" of the seats the env plays itself with the game's heuristic (no RLModule).
+HEURISTIC = "heuristic"
+#: Deals tried at reset before giving up when the env-played seats end every game before an
+#: RLlib-played seat is to move (in practice the first deal always reaches one).
+MAX_DEALS = 100
 
 
 def _env_options(config: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
@@ -72,6 +83,11 @@ class CardzooMultiAgentEnv(MultiAgentEnv):
     (terminated or truncated), every seat gets its last observation (mask all zeros) and its
     final reward in the same step, with ``__all__`` done. An action for a seat that is not to
     act, or an illegal one, raises ``ValueError`` and the game is left as it was.
+
+    :meth:`play_seats` names seats that the env plays itself with the game's heuristic in the
+    next episode (see :func:`hand_env_seats`): their moves are made inside ``reset``/``step``
+    on the engine state, and those seats never appear in what the env returns, not even at the
+    end (only the RLlib-played seats get their final observation and reward).
     """
 
     def __init__(self, config: dict[str, Any] | None = None) -> None:
@@ -95,6 +111,35 @@ class CardzooMultiAgentEnv(MultiAgentEnv):
         self.action_spaces = {
             a: gym.spaces.Discrete(encoder.num_actions) for a in self.possible_agents
         }
+        self.env_seats: frozenset[str] = frozenset()  # played by the env in this episode
+        self._next_env_seats: frozenset[str] = frozenset()
+        self._heuristic: Any = None
+
+    def play_seats(self, agents: Any) -> None:
+        """Let the env play ``agents`` (agent ids) with the heuristic in the next episode only;
+        every other seat is RLlib's. Fails on an unknown id, when no seat would be left to RLlib,
+        or when the game has no heuristic."""
+        agents = frozenset(agents)
+        unknown = sorted(agents - set(self.possible_agents))
+        if unknown:
+            raise ValueError(f"play_seats: unknown agent id(s) {unknown}; {self.possible_agents}")
+        if agents and len(agents) == len(self.possible_agents):
+            raise ValueError("play_seats: at least one seat must be left to RLlib")
+        if agents and self.game not in HEURISTICS:
+            raise ValueError(f"play_seats: {self.game} has no heuristic agent")
+        self._next_env_seats = agents
+
+    def _play_env_seats(self) -> None:
+        """Make the moves of the env-played seats until an RLlib seat is to act or the game
+        ends; the heuristic decides on the engine state through its seat handle."""
+        env = self.env
+        while env.outcome() is None and env.agent_selection in self.env_seats:
+            seat = env.seat_of(env.agent_selection)
+            raw = env.observe(env.agent_selection)
+            action = self._heuristic.act(
+                raw["observation"], raw["action_mask"], seat=Seat(env.game_state, seat)
+            )
+            env.step(int(action))
 
     def _obs(self, agent: str) -> dict[str, np.ndarray]:
         raw = self.env.observe(agent)
@@ -106,8 +151,18 @@ class CardzooMultiAgentEnv(MultiAgentEnv):
     def reset(
         self, *, seed: int | None = None, options: dict | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        self.env.reset(seed=seed)
-        self.agents = list(self.possible_agents)
+        self.env_seats, self._next_env_seats = self._next_env_seats, frozenset()
+        if self.env_seats and (self._heuristic is None or seed is not None):
+            self._heuristic = make_agent(HEURISTIC, self.game, seed=seed)
+        for _ in range(MAX_DEALS):
+            self.env.reset(seed=seed)
+            self._play_env_seats()
+            if self.env.outcome() is None:
+                break
+            seed = None if seed is None else seed + 1  # over before RLlib moved: deal again
+        else:
+            raise RuntimeError(f"{MAX_DEALS} deals ended before an RLlib-played seat was to act")
+        self.agents = [a for a in self.possible_agents if a not in self.env_seats]
         agent = self.env.agent_selection
         return {agent: self._obs(agent)}, {}
 
@@ -124,20 +179,22 @@ class CardzooMultiAgentEnv(MultiAgentEnv):
                 f"{sorted(action_dict)}"
             )
         env.step(int(action_dict[agent]))  # an illegal action raises; the state is unchanged
+        self._play_env_seats()
         result = env.outcome()
         if result is None:
             nxt = env.agent_selection
             return {nxt: self._obs(nxt)}, {agent: 0.0}, {"__all__": False}, {"__all__": False}, {}
-        # The game is over: everyone's final observation and reward in this one step.
-        obs = {a: self._obs(a) for a in self.possible_agents}
-        rewards = {a: float(result.rewards[env.seat_of(a)]) for a in self.possible_agents}
-        done = {a: True for a in self.possible_agents}
-        not_done = {a: False for a in self.possible_agents}
+        # The game is over: every RLlib-played seat's final observation and reward in this step.
+        mine = [a for a in self.possible_agents if a not in self.env_seats]
+        obs = {a: self._obs(a) for a in mine}
+        rewards = {a: float(result.rewards[env.seat_of(a)]) for a in mine}
+        done = {a: True for a in mine}
+        not_done = {a: False for a in mine}
         if result.truncated:
             terminateds, truncateds = {**not_done, "__all__": False}, {**done, "__all__": True}
         else:
             terminateds, truncateds = {**done, "__all__": True}, {**not_done, "__all__": False}
-        infos = {a: {"result": result.result(env.seat_of(a))} for a in self.possible_agents}
+        infos = {a: {"result": result.result(env.seat_of(a))} for a in mine}
         self.agents = []
         return obs, rewards, terminateds, truncateds, infos
 
@@ -306,6 +363,16 @@ def self_play_mapping(agent_id: str, episode: Any, **kwargs: Any) -> str:
     return MAIN
 
 
+def hand_env_seats(*, episode: Any, env: Any, env_index: int, **kwargs: Any) -> None:
+    """RLlib's ``on_episode_created`` callback: the policy mapping decides every seat of the new
+    episode now, and the seats it gives :data:`HEURISTIC` go to the env, which plays them itself
+    (RLlib creates the episode before the sub-env deals it, on the first and every later reset).
+    """
+    sub = env.envs[env_index].unwrapped
+    if isinstance(sub, CardzooMultiAgentEnv):
+        sub.play_seats(a for a in sub.possible_agents if episode.module_for(a) == HEURISTIC)
+
+
 def ppo_config(
     env: dict[str, Any],
     *,
@@ -322,7 +389,9 @@ def ppo_config(
     lr: float = 3e-4,
 ) -> PPOConfig:
     """A PPO config for one cardzoo game: ``main`` (masked PPO, trained) plus ``modules``
-    (frozen ones, e.g. ``{"random": random_spec()}``), chosen per agent by ``mapping``.
+    (frozen ones, e.g. ``{"random": random_spec()}``), chosen per agent by ``mapping``. A seat
+    that ``mapping`` gives :data:`HEURISTIC` (no module needed) is played by the env with the
+    game's heuristic (:func:`hand_env_seats`).
 
     RLlib's env pre-check is off: it steps with unmasked random actions, which a card game
     rejects as illegal (the env itself is tested in tests/integration/test_rllib.py).
@@ -341,6 +410,7 @@ def ppo_config(
         )
         .learners(num_learners=num_learners, num_cpus_per_learner=1 if num_learners else "auto")
         .multi_agent(policies=set(specs), policy_mapping_fn=mapping, policies_to_train=[MAIN])
+        .callbacks(on_episode_created=hand_env_seats)
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=specs))
         .training(
             train_batch_size_per_learner=train_batch_size,

@@ -6,10 +6,13 @@ cardzoo train-ray beasty_bar --address auto ...           # an existing cluster 
 
 Each iteration samples one PPO batch with the env runners and updates ``main`` on the learners.
 The league: in every episode one seat (chosen by the episode id) plays ``main``; each other seat
-plays a member drawn by the policy mapping from ``main`` itself, ``random`` and the frozen
-snapshots of ``main`` (``main_v1``, ...), one added whenever main's win rate over an iteration
-reaches ``--snapshot-threshold``. The heuristic is not a league member (it needs the game state,
-which an RLModule never sees); it is one of the two evaluation opponents instead.
+plays a member drawn by the policy mapping (all members equally likely) from ``main`` itself,
+``random``, ``heuristic`` and the frozen snapshots of ``main`` (``main_v1``, ...), one added
+whenever main's win rate over an iteration reaches ``--snapshot-threshold``. The heuristic needs
+the game state, which an RLModule never sees, so the env plays the seats mapped to it
+(:func:`cardzoo.train.rllib.hand_env_seats`). The league's members, their shares and the opponent
+seats each filled are logged every iteration. Random and the heuristic are also the evaluation
+opponents.
 
 The run folder holds ``run.json`` (settings and league), ``progress.jsonl`` (one line per
 iteration), ``checkpoints/iter-NNNNNN`` (RLlib's ``Algorithm.save_to_path``; the newest 3 are
@@ -77,17 +80,34 @@ def add_parser(sub: Any) -> None:
 
 
 class League:
-    """Who the non-main seats play: ``main``, ``random`` and frozen snapshots of main."""
+    """Who the non-main seats play: ``main``, ``random``, the heuristic (when ``heuristic``;
+    played by the env) and frozen snapshots of main, each equally likely."""
 
-    def __init__(self, seats: int, snapshots: list[str] | None = None) -> None:
+    def __init__(
+        self, seats: int, snapshots: list[str] | None = None, heuristic: bool = True
+    ) -> None:
         self.seats = seats
         self.snapshots = list(snapshots or [])
+        self.heuristic = heuristic
+
+    @classmethod
+    def of_run(cls, settings: dict[str, Any]) -> League:
+        """The league of a run: the heuristic joins when the game has one."""
+        from cardzoo.agents import HEURISTICS
+
+        env = settings["env"]
+        return cls(env["players"], settings["snapshots"], env["game"] in HEURISTICS)
 
     @property
     def opponents(self) -> list[str]:
-        from cardzoo.train.rllib import MAIN, RANDOM
+        from cardzoo.train.rllib import HEURISTIC, MAIN, RANDOM
 
-        return [MAIN, RANDOM, *self.snapshots]
+        return [MAIN, RANDOM, *([HEURISTIC] if self.heuristic else []), *self.snapshots]
+
+    def shares(self) -> dict[str, float]:
+        """The chance of each member for one opponent seat of an episode."""
+        members = self.opponents
+        return {name: 1 / len(members) for name in members}
 
     def next_snapshot(self) -> str:
         return f"main_v{len(self.snapshots) + 1}"
@@ -130,9 +150,10 @@ def _league_callback(seats: int) -> Any:
             won = (sa.get_infos(-1) or {}).get("result") == "win"
             metrics_logger.log_value(("league", "games"), 1, reduce="sum")
             metrics_logger.log_value(("league", "wins"), int(won), reduce="sum")
-            for agent_id in episode.agent_episodes:
-                if agent_id != main:
-                    key = ("league", "seats", episode.module_for(agent_id))
+            # every seat, also those the env played (they have no data in the episode)
+            for seat in range(self.seats):
+                if seat != int(main.rsplit("_", 1)[1]):
+                    key = ("league", "seats", episode.module_for(f"player_{seat}"))
                     metrics_logger.log_value(key, 1, reduce="sum")
 
     return functools.partial(LeagueCallback, seats=seats)
@@ -197,7 +218,7 @@ def build_algo(settings: dict[str, Any], runners: int, learners: int) -> Any:
     """The PPO algorithm of a run: main, random and the league's snapshots."""
     from cardzoo.train import rllib
 
-    league = League(settings["env"]["players"], settings["snapshots"])
+    league = League.of_run(settings)
     modules = {rllib.RANDOM: rllib.random_spec()}
     modules.update({s: rllib.module_spec(settings["hidden"]) for s in league.snapshots})
     batch = settings["batch"]
@@ -326,7 +347,8 @@ def _line(row: dict[str, Any], league: League) -> str:
         f"(sampling {row['sampling_steps_per_s'] or 0:,.0f} steps/s, learner "
         f"{row['learner_steps_per_s'] or 0:,.0f} main steps/s, update {row['update_s']:.1f} s); "
         f"main won {'-' if win is None else f'{win:.2f}'} of {row['main_games']} games; league "
-        f"{', '.join(league.opponents)} (opponent seats {row['opponents']})"
+        f"{', '.join(f'{k} {v:.2f}' for k, v in league.shares().items())} "
+        f"(opponent seats {row['opponents']})"
     )
     for name, ev in row.get("eval", {}).items():
         low, high = ev["ci95"]
@@ -407,7 +429,7 @@ def runner_nodes(algo: Any) -> list[str]:
 def run(args: argparse.Namespace, out: str, settings: dict[str, Any]) -> list[dict[str, Any]]:
     """Train until ``--iterations`` more iterations or ``--max-minutes``; returns the rows."""
     algo = build_algo(settings, args.num_env_runners, args.num_learners)
-    league = League(settings["env"]["players"], settings["snapshots"])
+    league = League.of_run(settings)
     if args.resume:
         checkpoint = latest_checkpoint(out)
         if checkpoint is None:
@@ -431,6 +453,7 @@ def run(args: argparse.Namespace, out: str, settings: dict[str, Any]) -> list[di
             if win is not None and win >= settings["snapshot_threshold"]:
                 row["snapshot_added"] = add_snapshot(algo, league, settings)
             row["league"] = league.opponents
+            row["league_shares"] = {k: round(v, 4) for k, v in league.shares().items()}
             row["runner_nodes"] = nodes
             row["checkpoint"] = str(_save(algo, out, settings))
             with open(os.path.join(out, "progress.jsonl"), "a") as fh:

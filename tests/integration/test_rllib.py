@@ -303,7 +303,8 @@ def test_train_ray_on_two_nodes_checkpoints_and_resumes(cluster, tmp_path, capsy
     rows = [json.loads(line) for line in (out / "progress.jsonl").read_text().splitlines()]
     assert [r["iteration"] for r in rows] == [1, 2]
     assert "snapshot_added" not in rows[0] and rows[1]["snapshot_added"] == "main_v1"
-    assert rows[1]["league"] == ["main", "random", "main_v1"]
+    assert rows[1]["league"] == ["main", "random", "heuristic", "main_v1"]
+    assert rows[1]["league_shares"] == {m: 0.25 for m in rows[1]["league"]}
     assert json.loads((out / "run.json").read_text())["snapshots"] == ["main_v1"]
     assert (out / "checkpoints" / "iter-000002").is_dir()
     assert not np.array_equal(np.load(out / "export" / "policy.npz")["w0"], exported)
