@@ -60,7 +60,8 @@ class BatchedCardEnv(VecEnv):
         **env_options: rule options, ``encoder``, ``variant`` (as for ``env()``).
 
     The observation space is the flat observation vector (the mask comes from
-    ``action_masks()``); rewards are win/loss (+1 / -1 shared, 0 for a draw).
+    ``action_masks()``); rewards are win/loss (+1 / -1 shared, 0 for a draw), or with
+    ``reward="score"`` the seat's score minus the others' mean (the env's reward option).
     """
 
     render_mode = None
@@ -77,8 +78,8 @@ class BatchedCardEnv(VecEnv):
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be an int >= 1, got {num_envs!r}")
-        if "reward" in env_options and env_options["reward"] != "win_loss":
-            raise ValueError("the batched env uses reward='win_loss' only")
+        # reward="score" (the score margin, a shaped reward) is allowed for training ablations
+        self.reward = env_options.get("reward", "win_loss")
         module = load(game)
         self.module = module
         self.game = module.GAME
@@ -228,7 +229,7 @@ class BatchedCardEnv(VecEnv):
         """Game ``k`` is over: record the learner's result in ``infos[k]``, deal a new game."""
         table = self.tables[k]
         state = table.state
-        result = outcome(state)  # the env's win/loss rewards; truncated: 0 for everyone
+        result = outcome(state, self.reward)  # the env's rewards; truncated: 0 for everyone
         reward = result.rewards[table.learner]
         self._rewards[k] = reward
         self._dones[k] = True

@@ -378,3 +378,22 @@ class _TableView:
 
     def __init__(self, state: Any) -> None:
         self.state = state
+
+
+def test_score_reward_pays_the_score_margin_of_the_same_games():
+    """reward="score" (a shaping ablation) ends the same games with the learner's score margin:
+    a winner of Beasty Bar has the top score, so the signs agree with win/loss and the sizes
+    vary."""
+    runs = {}
+    for reward in ("win_loss", "score"):
+        venv = BatchedCardEnv("beasty_bar", 4, "random", 2, seed=5, reward=reward)
+        venv.reset()
+        ends = []
+        while len(ends) < 12:
+            first = venv.action_masks().argmax(axis=1)  # the same moves in both runs
+            _, rewards, dones, _ = venv.step(first)
+            ends.extend(float(rewards[k]) for k in np.flatnonzero(dones))
+        runs[reward] = ends[:12]
+    assert all(r in (-1.0, 0.0, 1.0) for r in runs["win_loss"])
+    assert [np.sign(r) for r in runs["score"]] == [np.sign(r) for r in runs["win_loss"]]
+    assert len({abs(r) for r in runs["score"]} - {0.0}) > 1
