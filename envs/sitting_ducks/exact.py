@@ -93,17 +93,20 @@ _HANDS = [_Hands(m) for m in range(MAX_HAND + 1)]
 
 
 def applies(state: State) -> bool:
-    """Whether the exact sampler covers this position: no reshuffle yet, every turn of the
-    record ended with its draw (a tiny deck can leave the draw pile and discards both empty),
-    and no hand was dealt more than ``MAX_HAND`` cards (hand-set positions may)."""
+    """Whether this module's own sampler covers the position: no reshuffle yet, and
+    ``covered`` holds."""
+    return covered(state) and all(e[3] is None for e in state._log[1 : state._log_len])
+
+
+def covered(state: State) -> bool:
+    """Whether the exact samplers may take the position at all: every turn of the record ended
+    with its draw (a tiny deck can leave the draw pile and discards both empty), and no hand
+    was dealt more than ``MAX_HAND`` cards (hand-set positions may). After a reshuffle
+    ``reshuffled.py`` may still decline it (too many splits): ``sample`` returns None."""
     log_ = state._log
     if any(len(h) > MAX_HAND for h in log_[0][1]):
         return False
-    for i in range(1, state._log_len):
-        _, _, _, reshuffled, drawn = log_[i]
-        if reshuffled is not None or drawn < 0:
-            return False
-    return True
+    return all(log_[i][4] >= 0 for i in range(1, state._log_len))
 
 
 def _record(state: State) -> list[tuple]:
@@ -174,8 +177,7 @@ class _Seat:
 
     __slots__ = ("size", "dealt", "cum", "phi", "log_weight")
 
-    def __init__(self, entries: list[tuple], q: int, dealt: int, mask_key: int, c) -> None:
-        v, size, scale = seat_weights(entries, q, dealt, mask_key)
+    def __init__(self, v: np.ndarray, size: int, scale: float, c: np.ndarray) -> None:
         table = _HANDS[size]
         self.size = size
         w = v * _falling(c, size)
@@ -248,7 +250,8 @@ class _Posterior:
                 if q != player:
                     key = (q, owners.index(q) if hidden and q in discarded else 0)
                     if key not in by_key:
-                        by_key[key] = _Seat(entries, q, len(dealt[q]), key[1], c_arr)
+                        weights = seat_weights(entries, q, len(dealt[q]), key[1])
+                        by_key[key] = _Seat(*weights, c_arr)
                     seats.append((q, by_key[key]))
             self.proposals.append(seats)
             logs.append(_log_weight(seats, sum(c)))
@@ -319,15 +322,30 @@ def _propose(seats: list[tuple[int, _Seat]], c: list[int], u: list[float]):
 
 
 #: Recent positions' posteriors by (id of the record, its length, phase, seat, its colours,
-#: evidence):
-#: a search agent determinizes the same position many times.
-_CACHE: dict[tuple, _Posterior] = {}
+#: evidence), each kept with its record (a reused id is told apart) or None where the exact
+#: samplers decline the position: a search agent determinizes the same position many times.
+_CACHE: dict[tuple, tuple] = {}
 CACHE_SIZE = 64
 
 
-def sample(state: State, player: int, rng: np.random.Generator) -> tuple:
-    """``(colour owners, hands, draw pile)`` drawn from the exact posterior; ``applies(state)``
-    must hold. RuntimeError if no world explains the record (a bug)."""
+def _posterior(state: State, player: int):
+    """The exact posterior's shared part for this position, or None if it is not covered."""
+    from cardzoo.envs.sitting_ducks import reshuffled
+
+    if not covered(state):
+        return None
+    if applies(state):
+        return _Posterior(state, player)
+    try:
+        return reshuffled.Posterior(state, player)
+    except reshuffled.NotCovered:
+        return None
+
+
+def sample(state: State, player: int, rng: np.random.Generator) -> tuple | None:
+    """``(colour owners, hands, draw pile)`` drawn from the exact posterior, or None (nothing
+    drawn from ``rng``) where the exact samplers do not cover the position (``covered``,
+    ``reshuffled.MAX_SPLITS``). RuntimeError if no world explains the record (a bug)."""
     key = (
         id(state._log),
         state._log_len,
@@ -336,12 +354,15 @@ def sample(state: State, player: int, rng: np.random.Generator) -> tuple:
         state.seat_colours[player],
         tuple(state.colour_evidence),
     )
-    post = _CACHE.get(key)
-    if post is None or post.log is not state._log:
-        post = _Posterior(state, player)
+    found = _CACHE.get(key)
+    if found is None or found[0] is not state._log:
+        found = (state._log, _posterior(state, player))
         if len(_CACHE) >= CACHE_SIZE:
             _CACHE.clear()
-        _CACHE[key] = post
+        _CACHE[key] = found
+    post = found[1]
+    if post is None:
+        return None
     owners, hands, draw = post.draw(rng)
     hands[player] = state.hands[player][:]
     return owners, hands, draw

@@ -595,10 +595,8 @@ class State(CachedLegalMoves, GameState):
         new.deck = self.deck[:kb] + [upper[i] for i in rng.permutation(len(upper))]
         # Always a world consistent with what ``player`` saw (the samplers raise if none exists):
         # drawn from the exact posterior until the first reshuffle, by the replay after it.
-        if exact.applies(self):
-            owners, hands, draw = exact.sample(self, player, rng)
-        else:
-            owners, hands, draw = resample_hidden(self, player, rng)
+        found = exact.sample(self, player, rng)
+        owners, hands, draw = found if found is not None else resample_hidden(self, player, rng)
         new.hands = hands
         new.draw = draw
         if owners != self.colour_owner:
