@@ -1,0 +1,116 @@
+"""``determinize`` stays exact after reshuffles of the action cards (issue 16, ``reshuffled.py``).
+
+Tiny positions one, two and three reshuffles in (3 players, the 2-player duel, and 4 players one
+reshuffle in; decks of 12 to 16 cards; forced discards after a reshuffle; hidden mode with
+forced discards whose masks differ per colour) are solved by brute force (``ducks_exact.py``
+enumerates every pile's arrangements, each reshuffled pile included, and replays the record),
+and the sampler's frequencies are compared with a chi-square test (fixed seeds), as in
+``test_ducks_exact.py``. The replay sampler, which served these positions before, fails the
+same check. Five and six players after a reshuffle are not covered yet: a test pins that the
+exact sampler declines them and that ``determinize`` still returns a consistent world there
+(the replay).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from cardzoo.envs.sitting_ducks import Config, State, exact, reshuffled
+from cardzoo.envs.sitting_ducks.sampling import resample_hidden
+from cardzoo.train.bench_loops import game_positions
+from ducks_exact import exact_posterior
+from test_ducks_exact import _NONE, ALPHA, MIXED, SAMPLES, counts_of, p_value, played
+
+SMALL = _NONE + ",take_aim:4,shoot:5,line_forward:3"
+SHOOTS12 = _NONE + ",take_aim:2,shoot:7,line_forward:3"  # forced discards after reshuffles
+# Duck and Cover, Move Ahead: a forced discard's unplayable kinds depend on the colour.
+COVER12 = _NONE + ",shoot:5,take_aim:3,duck_and_cover:2,move_ahead:2"
+FOUR = _NONE + ",take_aim:6,shoot:7,line_forward:3"  # 4 players: three seats share each split
+
+#: (players, mode, deck, game seed, random decisions played, reshuffles by then).
+CASES = [
+    (3, "standard", MIXED, 0, 8, 1),
+    (3, "standard", SHOOTS12, 1, 9, 2),
+    (3, "standard", SHOOTS12, 0, 12, 3),
+    (3, "standard", SMALL, 0, 12, 3),
+    (3, "hidden", COVER12, 2, 7, 1),
+    (3, "hidden", COVER12, 2, 11, 2),
+    (2, "team", SMALL, 1, 14, 2),
+    (4, "standard", FOUR, 1, 7, 1),
+]
+
+
+def reshuffles(state: State) -> int:
+    return sum(1 for e in state._log[1 : state._log_len] if e[3] is not None)
+
+
+def case_state(n: int, mode: str, deck: str, seed: int, decisions: int) -> State:
+    return played(Config(num_players=n, mode=mode, action_deck_counts=deck), seed, decisions)
+
+
+@pytest.mark.parametrize("n,mode,deck,seed,decisions,count", CASES)
+def test_exact_after_reshuffles_matches_the_brute_force(n, mode, deck, seed, decisions, count):
+    state = case_state(n, mode, deck, seed, decisions)
+    assert reshuffles(state) == count and not exact.applies(state)
+    player = state.current_player
+    worlds = exact_posterior(state, player)
+    assert len(worlds) > 1
+    sampled = counts_of(exact.sample, state, player, seed)
+    assert p_value(worlds, sampled, SAMPLES) > ALPHA
+
+
+def test_the_cases_cover_forced_discards_after_a_reshuffle():
+    after, per_colour = [], []
+    for n, mode, deck, seed, decisions, _ in CASES:
+        log = case_state(n, mode, deck, seed, decisions)._log
+        first = next(i for i, e in enumerate(log) if i and e[3] is not None)
+        after += [e[2] for e in log[first:] if e[2] is not None]
+        per_colour += [len(set(e[2])) > 1 for e in log[first:] if e[2] is not None]
+    assert after and any(per_colour)
+
+
+def test_the_check_rejects_the_replay_after_a_reshuffle():
+    n, mode, deck, seed, decisions, _ = CASES[3]
+    state = case_state(n, mode, deck, seed, decisions)
+    player = state.current_player
+    worlds = exact_posterior(state, player)
+    sampled = counts_of(resample_hidden, state, player, 0)
+    assert p_value(worlds, sampled, SAMPLES) < 1e-12
+
+
+def test_determinize_uses_the_exact_sampler_after_a_reshuffle():
+    n, mode, deck, seed, decisions, _ = CASES[2]
+    state = case_state(n, mode, deck, seed, decisions)
+    player = state.current_player
+    for s in range(5):
+        world = state.determinize(player, np.random.default_rng(s))
+        rng = np.random.default_rng(s)
+        rng.permutation(len(state.deck) - min(state.known_bottom, len(state.deck)))
+        owners, hands, draw = exact.sample(state, player, rng)
+        assert (world.hands, world.draw, world.colour_owner) == (hands, draw, owners)
+
+
+def test_not_covered_yet_five_and_six_players_after_a_reshuffle():
+    """Too many splits of a reshuffle's hand multiset: the exact sampler declines (None, no
+    rng drawn) and ``determinize`` falls back to the replay, still a consistent world."""
+    declined = 0
+    for n in (5, 6):
+        for state in game_positions(State, Config(num_players=n), 2, seed=100)["late"]:
+            assert reshuffles(state) >= 1
+            player = state.current_player
+            rng = np.random.default_rng(0)
+            assert exact.sample(state, player, rng) is None
+            assert rng.random() == np.random.default_rng(0).random()
+            with pytest.raises(reshuffled.NotCovered):
+                reshuffled.Posterior(state, player)
+            world = state.determinize(player, np.random.default_rng(1))
+            assert world.view(player) == state.view(player)
+            declined += 1
+    assert declined == 4
+
+
+def test_two_to_four_players_are_covered_after_reshuffles():
+    for n, mode in [(2, "team"), (3, "standard"), (3, "hidden"), (4, "standard")]:
+        for state in game_positions(State, Config(num_players=n, mode=mode), 2, seed=100)["late"]:
+            assert reshuffles(state) >= 1
+            assert exact.sample(state, state.current_player, np.random.default_rng(0))
