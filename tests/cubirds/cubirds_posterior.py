@@ -1,0 +1,127 @@
+"""A brute-force reference for the exact posterior of Cubirds' ``determinize`` (issue 16).
+
+The exact distribution (defined in :mod:`cardzoo.envs.cubirds.hidden_exact`) is the uniform one
+over card-level histories that agree with everything the seat saw. This module samples it by
+rejection, written independently of the engine's samplers: every pile is a uniformly shuffled
+multiset; the cards the seat saw leave it (public draws, its own unseen draws) are taken out of it
+up front, which is exact because a shuffled pile is exchangeable; every other seat's unseen draw
+then takes its cards uniformly without replacement from what is left; a world is kept only when
+every lay and flock of another seat revealed exactly the hidden count it has in that world.
+
+Only the default public round-end discards are supported (every pile's content is then public,
+so taking the seen cards out up front needs no weighting). Slow: for tiny positions only.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+from cardzoo.envs.cubirds.data import (
+    EV_BATCH,
+    EV_CLOSE,
+    EV_PUBLIC,
+    EV_RESHUFFLE,
+    EV_ROUND_END,
+    EV_SOURCE,
+    NUM_SPECIES,
+)
+
+S = range(NUM_SPECIES)
+
+
+def _piles(log: list[tuple], player: int) -> list[list[int]]:
+    """Per pile: its cards less those ``player`` saw leave it."""
+    out: list[list[int]] = []
+    for ev in log:
+        if ev[0] in (EV_SOURCE, EV_RESHUFFLE):
+            out.append(list(ev[1]))
+        elif ev[0] == EV_PUBLIC:
+            out[-1][ev[1]] -= 1
+        elif ev[0] == EV_BATCH and ev[1] == player:
+            for s in S:
+                out[-1][s] -= ev[2][s]
+        elif ev[0] == EV_ROUND_END:
+            raise ValueError("face-down round ends are not supported by the reference")
+    if any(c < 0 for pile in out for c in pile):
+        raise ValueError("the log takes more cards from a pile than it holds")
+    return out
+
+
+def one_try(log: list[tuple], player: int, n: int, rng: np.random.Generator) -> tuple | None:
+    """One world from the prior conditioned on what ``player`` saw leave the piles, or None when
+    a lay or flock of another seat disagrees with it. A world: (per other seat its hidden cards
+    not publicly known, as a tuple of counts; the draw pile's content)."""
+    piles = _piles(log, player)
+    left: list[int] = []
+    pile = -1
+    hidden = [[0] * NUM_SPECIES for _ in range(n)]
+    for ev in log:
+        tag = ev[0]
+        if tag in (EV_SOURCE, EV_RESHUFFLE):
+            pile += 1
+            left = [s for s in S for _ in range(piles[pile][s])]
+            rng.shuffle(left)
+        elif tag == EV_BATCH and ev[1] != player:
+            k = sum(ev[2])
+            if k > len(left):
+                return None
+            for _ in range(k):
+                hidden[ev[1]][left.pop()] += 1
+        elif tag == EV_CLOSE and ev[1] != player:
+            q, s, h = ev[1], ev[2], ev[3]
+            if hidden[q][s] != h:
+                return None
+            hidden[q][s] = 0
+    draw = [0] * NUM_SPECIES
+    for s in left:
+        draw[s] += 1
+    world = tuple(tuple(hidden[q]) for q in range(n) if q != player)
+    return world, tuple(draw)
+
+
+def reference(
+    log: list[tuple], player: int, n: int, rng: np.random.Generator, count: int, max_tries: int
+) -> tuple[Counter, int]:
+    """``count`` worlds by rejection (fewer if ``max_tries`` runs out), and the tries made."""
+    got: Counter = Counter()
+    tries = 0
+    while sum(got.values()) < count and tries < max_tries:
+        tries += 1
+        w = one_try(log, player, n, rng)
+        if w is not None:
+            got[w] += 1
+    return got, tries
+
+
+def world_of(state, player: int) -> tuple:
+    """The same description of a (determinized) state: other seats' hidden cards not publicly
+    known, and the draw pile's content."""
+    n = state.num_players
+    hidden = tuple(
+        tuple(h - k for h, k in zip(state.hands[q], state.known[q])) for q in range(n) if q != player
+    )
+    draw = [0] * NUM_SPECIES
+    for s in state.draw:
+        draw[s] += 1
+    return hidden, tuple(draw)
+
+
+def marginals(worlds: Counter) -> dict[tuple, Counter]:
+    """Per (other seat, species): the distribution of its hidden count; and per species the draw
+    pile's count (keyed ("draw", s))."""
+    out: dict[tuple, Counter] = {}
+    for (hidden, draw), c in worlds.items():
+        for i, h in enumerate(hidden):
+            for s in S:
+                out.setdefault((i, s), Counter())[h[s]] += c
+        for s in S:
+            out.setdefault(("draw", s), Counter())[draw[s]] += c
+    return out
+
+
+def tv(a: Counter, b: Counter) -> float:
+    """Total-variation distance of two empirical distributions."""
+    na, nb = sum(a.values()), sum(b.values())
+    keys = set(a) | set(b)
+    return 0.5 * sum(abs(a[k] / na - b[k] / nb) for k in keys)
