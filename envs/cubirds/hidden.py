@@ -66,6 +66,11 @@ Sampling, in this order (each stage only if the one before found nothing):
    a world whenever one exists and reads nothing but ``p``'s log. When it has tried every choice
    and found none, the log contradicts itself (a bug): :class:`SamplingError`.
 
+Stage 0 (opt-in, ``EXACT = True``): where it applies, an exact sample from the posterior
+(:mod:`cardzoo.envs.cubirds.hidden_exact`, which defines "exact"); the stages below are not
+exact samplers (their distribution is measurably off on small positions,
+``tests/cubirds/test_cubirds_exact_posterior.py``).
+
 Measured in random play (2 to 5 players, every other option value, one ``determinize`` call every
 5 decisions), with the default public round-end discards: 15,854 calls, 28 needed stage 2, 14
 stage 3, none a later stage; 0.9 ms per call on average, 142 ms at most (measured when stage 3

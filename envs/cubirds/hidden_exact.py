@@ -27,11 +27,21 @@ a product of one factor per species, and the species are tied only by every segm
 state is the room left in every segment), samples ``x`` from those counts, splits each segment
 into its draws uniformly (multivariate hypergeometric) and orders the draw pile uniformly.
 
-The programme's state space grows with the number of segments; :meth:`ExactModel.build` gives up
-(returns False) beyond ``MAX_STATES`` states or ``MAX_OPTIONS`` enumerated choices, and
-:func:`cardzoo.envs.cubirds.hidden.sample_hidden` then falls back to the older, inexact replay.
-The model of a position is built once and kept (:func:`cardzoo.envs.cubirds.hidden.plan_for`),
-so repeated calls at one position (a search) only sample.
+Boxes (segments, and the rest of the draw pile) that no species still to be counted tells
+apart are merged (a multinomial coefficient counts the ways to split them again), which keeps the
+programme small. Only public round-end discards are handled: face-down ones feed hidden cards
+into later piles (the model raises :class:`TooLarge`). :meth:`ExactModel.build` also gives up
+(returns False) beyond ``MAX_STATES`` states or ``MAX_OPTIONS`` enumeration steps; the caller,
+:func:`cardzoo.envs.cubirds.hidden.sample_hidden` (with ``hidden.EXACT`` on), then uses the older,
+inexact replay. A position's model is built once and kept with its replay plan
+(:func:`cardzoo.envs.cubirds.hidden.plan_for`), so repeated calls there only sample.
+
+Measured (CPU time, 2 cores shared with training runs; positions every 5 decisions of 6 seeded
+random games, public discards, the seat in turn): the model fits at 89 % of the positions at 2
+players, 84 % at 3, 56 % at 4, 40 % at 5. A first call at a position (building the model, or
+failing to and replaying) costs 3.1 / 3.6 / 6.8 / 8.5 ms on average at 2 / 3 / 4 / 5 players
+(up to 66 ms), against 0.24 / 0.29 / 0.46 / 0.62 ms for the replay; repeated calls at the same
+position cost 0.19 / 0.21 / 0.40 / 0.44 ms on average, as the replay's 0.17 / 0.18 / 0.36 / 0.47.
 """
 
 from __future__ import annotations

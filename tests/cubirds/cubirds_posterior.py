@@ -99,7 +99,9 @@ def world_of(state, player: int) -> tuple:
     known, and the draw pile's content."""
     n = state.num_players
     hidden = tuple(
-        tuple(h - k for h, k in zip(state.hands[q], state.known[q])) for q in range(n) if q != player
+        tuple(h - k for h, k in zip(state.hands[q], state.known[q]))
+        for q in range(n)
+        if q != player
     )
     draw = [0] * NUM_SPECIES
     for s in state.draw:
