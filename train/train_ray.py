@@ -360,14 +360,12 @@ def _start_ray(args: argparse.Namespace) -> bool:
     """Connect to ``--address`` or start a local Ray; False when Ray was already running (a
     caller that set it up, e.g. a test cluster, keeps it)."""
     import ray
+    from cardzoo.train.ray_eval import init_ray
 
     if ray.is_initialized():
         return False
-    if args.address:
-        ray.init(address=args.address, log_to_driver=False)
-    else:
-        cpus = args.num_cpus or max(os.cpu_count() or 1, args.num_env_runners + args.num_learners)
-        ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False)
+    cpus = args.num_cpus or max(os.cpu_count() or 1, args.num_env_runners + args.num_learners)
+    init_ray(args.address, num_cpus=cpus)
     return True
 
 
@@ -402,10 +400,10 @@ def cmd_train_ray(args: argparse.Namespace) -> int:
     out, settings = _settings(args)
     from cardzoo.train.ppo import prepare_run_folder
 
-    prepare_run_folder(out)
-    _write_json(os.path.join(out, RUN_FILE), settings)
-    started = _start_ray(args)
+    started = _start_ray(args)  # before the run folder: a cluster not reached leaves none
     try:
+        prepare_run_folder(out)
+        _write_json(os.path.join(out, RUN_FILE), settings)
         rows = run(args, out, settings)
     finally:
         if started:
