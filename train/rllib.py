@@ -368,7 +368,8 @@ def hand_env_seats(*, episode: Any, env: Any, env_index: int, **kwargs: Any) -> 
     episode now, and the seats it gives :data:`HEURISTIC` go to the env, which plays them itself
     (RLlib creates the episode before the sub-env deals it, on the first and every later reset).
     """
-    sub = env.envs[env_index].unwrapped
+    subs = getattr(env, "envs", None)  # RLlib's vector env of MultiAgentEnvs
+    sub = subs[env_index].unwrapped if subs is not None else getattr(env, "unwrapped", env)
     if isinstance(sub, CardzooMultiAgentEnv):
         sub.play_seats(a for a in sub.possible_agents if episode.module_for(a) == HEURISTIC)
 
