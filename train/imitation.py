@@ -9,7 +9,8 @@ gives PPO that strategy to improve on:
    same encoder the training env uses), the action mask, the teacher's move and that seat's final
    reward (win/loss, shared by teammates).
 2. :func:`clone` fits the policy to the moves (cross-entropy over the masked distribution) and
-   the value head to the final rewards (squared error), on minibatches for a few epochs. The
+   the value head to the final rewards (squared error), on minibatches for a few epochs, each
+   head keeping its epoch with the best loss on held-out games (early stopping). The
    tenth of the games held out gives the *agreement*: how often the clone's most likely move is
    the teacher's move. A low agreement says the observation lacks what the teacher decides on
    (or that the teacher breaks ties at random).
@@ -110,6 +111,8 @@ class CloneReport:
     decisions: int
     games: int
     epochs: int
+    policy_epochs: int  # the epoch kept for the actor (best held-out log-likelihood)
+    value_epochs: int  # the epoch kept for the critic (0: the untrained one was best)
     train_agreement: float  # most likely move == teacher's move, on the games trained on
     held_out_agreement: float  # the same on the tenth of the games held out
     held_out_value_mse: float
@@ -136,25 +139,58 @@ def clone(
     train_idx = np.flatnonzero(~test)
     tensors = _tensors(demos)
     optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
-    policy.set_training_mode(True)
+    held_idx = np.flatnonzero(test)
+    # Early stopping, separately for the two heads (they share no weights): each keeps the
+    # epoch with the best held-out loss, the untrained value head included (a value fitted to
+    # a few thousand games' outcomes overfits quickly, and a bad critic misleads PPO).
+    best_pi = best_vf = (float("inf"), 0, None)
     n_batches = max(1, len(train_idx) // batch_size)
-    for _ in range(epochs):
-        for batch in np.array_split(rng.permutation(train_idx), n_batches):
-            obs, masks, actions, returns = (t[batch] for t in tensors)
-            values, log_prob, _ = policy.evaluate_actions(obs, actions, action_masks=masks)
-            loss = -log_prob.mean() + vf_coef * torch.nn.functional.mse_loss(
-                values.flatten(), returns
-            )
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-    policy.set_training_mode(False)
+    for epoch in range(epochs + 1):
+        if epoch:
+            policy.set_training_mode(True)
+            for batch in np.array_split(rng.permutation(train_idx), n_batches):
+                obs, masks, actions, returns = (t[batch] for t in tensors)
+                values, log_prob, _ = policy.evaluate_actions(obs, actions, action_masks=masks)
+                loss = -log_prob.mean() + vf_coef * torch.nn.functional.mse_loss(
+                    values.flatten(), returns
+                )
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+            policy.set_training_mode(False)
+        nll, mse = _held_out_losses(policy, tensors, held_idx if len(held_idx) else train_idx)
+        state = policy.state_dict()
+        if epoch and nll < best_pi[0]:
+            best_pi = (nll, epoch, {k: v.clone() for k, v in state.items() if _is_actor(k)})
+        if mse < best_vf[0]:
+            best_vf = (mse, epoch, {k: v.clone() for k, v in state.items() if not _is_actor(k)})
+    if best_pi[2] is not None:
+        policy.load_state_dict({**best_pi[2], **best_vf[2]})
     train_agree, _ = _agreement(policy, tensors, train_idx)
-    held_agree, held_mse = _agreement(policy, tensors, np.flatnonzero(test))
+    held_agree, held_mse = _agreement(policy, tensors, held_idx)
     return CloneReport(
-        len(demos), n_games, epochs, train_agree, held_agree, held_mse,
+        len(demos), n_games, epochs, best_pi[1], best_vf[1], train_agree, held_agree, held_mse,
         round(time.perf_counter() - started, 1),
     )  # fmt: skip
+
+
+def _is_actor(key: str) -> bool:
+    """Whether a policy weight belongs to the actor (SB3's names; the critic is the rest)."""
+    return key.startswith(("mlp_extractor.policy_net.", "action_net.", "pi_features_extractor."))
+
+
+def _held_out_losses(policy: Any, tensors: tuple[Any, ...], idx: np.ndarray) -> tuple[float, float]:
+    """Mean negative log-likelihood of the teacher's moves and the value head's squared error."""
+    import torch
+
+    nll = sq = 0.0
+    with torch.no_grad():
+        for batch in np.array_split(idx, max(1, len(idx) // 4096)):
+            obs, masks, actions, returns = (t[batch] for t in tensors)
+            values, log_prob, _ = policy.evaluate_actions(obs, actions, action_masks=masks)
+            nll -= float(log_prob.sum())
+            sq += float(((values.flatten() - returns) ** 2).sum())
+    return nll / len(idx), sq / len(idx)
 
 
 def agreement(policy: Any, demos: Demonstrations) -> float:

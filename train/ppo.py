@@ -489,7 +489,8 @@ class Trainer:
         self._say(
             f"warm start: {report.decisions:,} moves of {report.games:,} games, agreement with "
             f"{cfg.warm_start} {report.held_out_agreement:.3f} on held-out games "
-            f"({report.train_agreement:.3f} trained on), {report.seconds:.0f} s"
+            f"({report.train_agreement:.3f} trained on; epochs kept: actor {report.policy_epochs}, "
+            f"critic {report.value_epochs}), {report.seconds:.0f} s"
         )
 
     def _drop_unfinished_rollout(self, callback: _Callback) -> int:
