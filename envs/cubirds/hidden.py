@@ -314,7 +314,9 @@ def sample_hidden(
     if plan is None:
         plan = _Plan(log, player, num_players)
     model = exact_model(plan, log) if EXACT else None
-    result = model.sample(rng) if model is not None else _resample(plan, rng)
+    result = model.sample(rng) if model is not None else None
+    if result is None:
+        result = _resample(plan, rng)
     if result is None:
         result = _complete(plan, rng)
     if result is None:

@@ -47,8 +47,6 @@ position cost 0.19 / 0.21 / 0.40 / 0.44 ms on average, as the replay's 0.17 / 0.
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
-from itertools import accumulate
 
 import numpy as np
 from cardzoo.envs.cubirds.data import (
@@ -60,19 +58,16 @@ from cardzoo.envs.cubirds.data import (
     EV_SOURCE,
     NUM_SPECIES,
 )
+from cardzoo.envs.cubirds.hidden_count import MAX_OPTIONS, MAX_STATES, Programme, TooLarge
 
-#: Limits of the counting programme (states kept, steps of the enumeration of choices in all)
-#: before giving up; they keep a model's build to a few milliseconds.
-MAX_STATES = 400
-MAX_OPTIONS = 6_000
+#: Rejection rounds (one draw pile) before the joint programme is used instead.
+REJECT_TRIES = 200
+#: Proposals of the pilot run that measures how many the rejection step keeps; below this share
+#: the joint programme is tried first.
+PILOT_DRAWS = 16
+MIN_KEPT = 0.25
 
 SPECIES = range(NUM_SPECIES)
-_FACT = [math.factorial(i) for i in range(120)]
-_INV_FACT = [1.0 / f for f in _FACT]
-
-
-class TooLarge(Exception):
-    """The counting programme would exceed its limits."""
 
 
 class ExactModel:
@@ -198,91 +193,9 @@ class ExactModel:
         labels.append(tuple(-1 - last for _ in SPECIES))
         self.box_label = labels
 
-    def _levels(self) -> None:
-        """Per level (one species of ``order`` each): the classes of boxes that no species still
-        to come tells apart (they are merged), and how to enumerate that species' choices."""
-        self.classes: list[list[list[int]]] = []
-        self.merge: list[list[int]] = []  # level k's class -> its class at level k + 1
-        for k in range(NUM_SPECIES):
-            rest = self.order[k:]
-            keys: dict[tuple, int] = {}
-            members: list[list[int]] = []
-            for b, lab in enumerate(self.box_label):
-                key = (self.box_pile[b], *(lab[s] for s in rest))
-                c = keys.setdefault(key, len(members))
-                if c == len(members):
-                    members.append([])
-                members[c].append(b)
-            self.classes.append(members)
-        for k in range(NUM_SPECIES - 1):
-            where = {b: c for c, mem in enumerate(self.classes[k + 1]) for b in mem}
-            self.merge.append([where[mem[0]] for mem in self.classes[k]])
-        self.walks = [self._walk(k) for k in range(NUM_SPECIES)]
-
-    def _walk(self, k: int) -> list[tuple]:
-        """Level ``k``'s classes in enumeration order (by pile, then label), each with: its
-        interval's requirement (-1: none), the later classes of that interval and of its pile,
-        and its pile."""
-        s = self.order[k]
-        members = self.classes[k]
-        label = [self.box_label[mem[0]][s] for mem in members]
-        pile = [self.box_pile[mem[0]] for mem in members]
-        seq = sorted(range(len(members)), key=lambda c: (pile[c], label[c]))
-        out = []
-        for i, c in enumerate(seq):
-            later = seq[i + 1 :]
-            req = self.iv_req[label[c]] if label[c] >= 0 else -1
-            iv_later = tuple(d for d in later if label[d] == label[c]) if req >= 0 else ()
-            pile_later = tuple(d for d in later if pile[d] == pile[c])
-            out.append((c, label[c], req, iv_later, pile_later, pile[c]))
-        return out
-
-    def _options(self, k: int, caps: tuple[int, ...], forced: bool) -> list[tuple]:
-        """Every choice of species ``order[k]`` (a count per class, at most ``caps``, equal when
-        ``forced``) meeting its conditions (closed intervals and pile contents), weighted by
-        ``prod 1/x!``. Piles without any box are empty by construction (their content was seen
-        to leave them)."""
-        walk = self.walks[k]
-        n = len(walk)
-        x = [0] * n
-        iv_sum: dict[int, int] = {}
-        pile_sum = [0] * len(self.piles)
-        out: list[tuple] = []
-        avail = [row[self.order[k]] for row in self.avail]
-
-        budget = self._budget
-
-        def rec(i: int, w: float) -> None:
-            budget[1] -= 1
-            if budget[1] < 0:
-                raise TooLarge("options")
-            if i == n:
-                out.append((tuple(x), w))
-                return
-            c, label, req, iv_later, pile_later, j = walk[i]
-            have = iv_sum.get(label, 0)
-            hi = min(caps[c], avail[j] - pile_sum[j])
-            lo = avail[j] - pile_sum[j] - sum(caps[d] for d in pile_later)
-            if req >= 0:
-                hi = min(hi, req - have)
-                lo = max(lo, req - have - sum(caps[d] for d in iv_later))
-            if forced:
-                lo, hi = max(lo, caps[c]), min(hi, caps[c])
-            for v in range(max(lo, 0), hi + 1):
-                x[c] = v
-                pile_sum[j] += v
-                iv_sum[label] = have + v
-                rec(i + 1, w * _INV_FACT[v])
-                pile_sum[j] -= v
-            iv_sum[label] = have
-            x[c] = 0
-
-        rec(0, 1.0)
-        return out
-
     def build(self, max_states: int = MAX_STATES, max_options: int = MAX_OPTIONS) -> bool:
-        """Count the worlds (see the module docstring); False when the programme would exceed
-        its limits (the caller then uses another sampler)."""
+        """Prepare the counts (see the module docstring); False when they would exceed their
+        limits (the caller then uses another sampler)."""
         for iv, req in enumerate(self.iv_req):
             if req > 0 and not self.iv_segs[iv]:
                 raise ValueError(f"interval {iv} needs {req} hidden cards but has no draws")
@@ -291,94 +204,121 @@ class ExactModel:
         for j, row in enumerate(self.avail):
             if j not in used and any(row):
                 raise ValueError(f"pile {j} keeps cards that nobody drew")
-        # The species that tell the most boxes apart first: later levels merge more boxes.
-        self.order = sorted(SPECIES, key=lambda s: -len({lab[s] for lab in self.box_label}))
-        self._levels()
-        self.tables = [{} for _ in SPECIES]
-        self._budget = [max_states, max_options]
-        caps0 = tuple(sum(self.box_size[b] for b in mem) for mem in self.classes[0])
-        try:
-            total = self._count(0, caps0)
-        except TooLarge:
-            self.tables = None
+        self.limits = (max_states, max_options)
+        self.seats: list[tuple[list[int], Programme]] | None = None
+        self.joint: Programme | None = None
+        seats = len(self.piles) == 1 and self.box_size[-1] > 0 and self._build_seats()
+        if seats and self._kept_share() >= MIN_KEPT:
+            return True
+        if self._build_joint():
+            self.seats = None
+            return True
+        return seats
+
+    def _build_joint(self) -> bool:
+        """One programme over every box, the piles' contents as conditions."""
+        joint = Programme(self.box_size, self.box_pile, self.box_label, self.iv_req, self.avail)
+        if not joint.build(*self.limits):
             return False
-        if not total > 0.0:
+        if not joint.total > 0.0:
             raise ValueError("no world agrees with the log")
-        self.caps0 = caps0
+        self.joint = joint
         return True
 
-    def _count(self, k: int, caps: tuple[int, ...]) -> float:
-        """The weight of every way to fill the classes of level ``k`` (room ``caps``) with the
-        species ``order[k:]``; the choices of species ``order[k]`` are kept for sampling."""
-        table = self.tables[k]
-        got = table.get(caps)
-        if got is not None:
-            return got[0]
-        self._budget[0] -= 1
-        if self._budget[0] < 0:
-            raise TooLarge("states")
-        last = k == NUM_SPECIES - 1
-        opts = self._options(k, caps, forced=last)
-        kept, weights = [], []
-        for x, w in opts:
-            if not last:
-                w *= self._merged(k, caps, x)
-            if w > 0.0:
-                kept.append(x)
-                weights.append(w)
-        cum = list(accumulate(weights))
-        total = cum[-1] if cum else 0.0
-        table[caps] = (total, kept, cum)
-        return total
+    def _build_seats(self) -> bool:
+        """One draw pile: a programme per other seat, its cards of species ``s`` weighted by
+        ``tilt[s]`` each (the species' share of the pile) instead of the pile's condition,
+        which a rejection step restores (:meth:`_sample_seats`)."""
+        avail = self.avail[0]
+        total = sum(avail)
+        rest = self.box_size[-1]
+        return self._seat_programmes([a * rest / total for a in avail])
 
-    def _merged(self, k: int, caps: tuple[int, ...], x: tuple[int, ...]) -> float:
-        """The count of level ``k + 1`` after choosing ``x``: classes that no species still to
-        come tells apart merge, and the ways to split a merged class's cards among its parts
-        (a multinomial coefficient) multiply in."""
-        merge = self.merge[k]
-        size = len(self.classes[k + 1])
-        room = [0] * size
-        factor = 1.0
-        for c, to in enumerate(merge):
-            d = caps[c] - x[c]
-            room[to] += d
-            factor *= _INV_FACT[d]
-        for r in room:
-            factor *= _FACT[r]
-        return factor * self._count(k + 1, tuple(room))
+    def _kept_share(self) -> float:
+        """The share of ``PILOT_DRAWS`` proposals the rejection step keeps (a fixed seed, so
+        that the choice of sampler is a function of the seat's information)."""
+        pilot = np.random.default_rng(0)
+        return sum(self._sample_seats(pilot) is not None for _ in range(PILOT_DRAWS)) / PILOT_DRAWS
 
-    # -- sampling -------------------------------------------------------------------------------
+    def _seat_programmes(self, tilt: list[float]) -> bool:
+        """The programmes of every other seat with this tilt, and the rejection step's bound:
+        the largest sum over species of ``log h_s(T_s)`` with ``sum(T)`` = the cards all other
+        seats drew (a knapsack over species)."""
+        self.tilt = tilt
+        avail = self.avail[0]
+        drawn = sum(avail) - self.box_size[-1]
+        best = [0.0] + [-math.inf] * drawn
+        for s, a in enumerate(avail):
+            best = [
+                max(best[h - t] + self._log_h(s, t) for t in range(min(a, h) + 1))
+                for h in range(drawn + 1)
+            ]
+        self.log_top = best[drawn]
+        seats = []
+        for q in range(self.num_players):
+            boxes = [g for g in range(len(self.seg_size)) if self.open[q] and self._seat(g) == q]
+            if not boxes:
+                continue
+            prog = Programme(
+                [self.box_size[g] for g in boxes],
+                [0] * len(boxes),
+                [self.box_label[g] for g in boxes],
+                self.iv_req,
+                None,
+                tilt,
+            )
+            if not prog.build(*self.limits) or not prog.total > 0.0:
+                return False
+            seats.append((boxes, prog))
+        self.seats = seats
+        return True
 
-    def sample_counts(self, rng: np.random.Generator) -> list[list[int]]:
-        """Per box (segments, then the draw pile), its cards per species in one world drawn
-        from the counts (``build`` must have succeeded). A class's cards of a species are split
-        among its boxes uniformly (multivariate hypergeometric on their room)."""
-        room = list(self.box_size)
-        x = [[0] * NUM_SPECIES for _ in room]
-        caps = self.caps0
-        u = rng.random(NUM_SPECIES)
-        for k, s in enumerate(self.order):
-            total, kept, cum = self.tables[k][caps]
-            choice = kept[min(bisect_right(cum, u[k] * total), len(kept) - 1)]
-            for c, mem in enumerate(self.classes[k]):
-                v = choice[c]
-                if len(mem) == 1:
-                    parts = [v]
-                elif v == 0:
-                    parts = [0] * len(mem)
-                else:
-                    parts = rng.multivariate_hypergeometric([room[b] for b in mem], v).tolist()
-                for b, a in zip(mem, parts):
-                    x[b][s] = a
-                    room[b] -= a
-            if k < NUM_SPECIES - 1:
-                caps = tuple(sum(room[b] for b in mem) for mem in self.classes[k + 1])
+    def _seat(self, g: int) -> int:
+        return self.iv_seat[self.seg_ivs[g][0]]
+
+    def _log_h(self, s: int, t: int) -> float:
+        a, w = self.avail[0][s], self.tilt[s]
+        if t > a:
+            return -math.inf
+        tilt = 0.0 if t == 0 else (-math.inf if w == 0.0 else -t * math.log(w))
+        return tilt - math.lgamma(a - t + 1)
+
+    def sample_counts(self, rng: np.random.Generator) -> list[list[int]] | None:
+        """Per box (segments, then the draw pile) its cards per species, in one world; None
+        when the rejection step kept nothing in ``REJECT_TRIES`` rounds and the joint programme
+        exceeds its limits."""
+        if self.seats is not None:
+            for _ in range(REJECT_TRIES):
+                x = self._sample_seats(rng)
+                if x is not None:
+                    return x
+            if self.joint is None and not self._build_joint():
+                return None
+        return self.joint.sample_counts(rng)
+
+    def _sample_seats(self, rng: np.random.Generator) -> list[list[int]] | None:
+        """Every seat's boxes from its own programme; kept with probability
+        ``prod_s h_s(T_s) / max h_s`` (``T``: the cards of all seats), else None."""
+        x: list[list[int]] = [[] for _ in self.box_size]
+        taken = [0] * NUM_SPECIES
+        for boxes, prog in self.seats:
+            for g, counts in zip(boxes, prog.sample_counts(rng)):
+                x[g] = counts
+                for s in SPECIES:
+                    taken[s] += counts[s]
+        log_keep = sum(self._log_h(s, taken[s]) for s in SPECIES) - self.log_top
+        if log_keep == -math.inf or math.log(1.0 - rng.random()) > log_keep:
+            return None
+        x[-1] = [a - t for a, t in zip(self.avail[0], taken)]
         return x
 
-    def sample(self, rng: np.random.Generator) -> tuple:
+    def sample(self, rng: np.random.Generator) -> tuple | None:
         """One world, in the shape of the replay's result: ``(hidden, avail, pending,
-        source_own, batches, leftovers)`` (see :mod:`cardzoo.envs.cubirds.hidden_replay`)."""
+        source_own, batches, leftovers)`` (see :mod:`cardzoo.envs.cubirds.hidden_replay`), or
+        None (see :meth:`sample_counts`)."""
         x = self.sample_counts(rng)
+        if x is None:
+            return None
         n = self.num_players
         iv_total = [0] * len(self.iv_req)
         batches: dict[int, tuple[int, ...]] = {}

@@ -19,7 +19,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from cardzoo.envs.cubirds import hidden
+from cardzoo.envs.cubirds import hidden, hidden_exact
 from cardzoo.envs.cubirds.game import Config, State
 from cardzoo.envs.cubirds.hidden_exact import ExactModel, TooLarge
 from cubirds_posterior import marginals, reference, world_of
@@ -31,23 +31,24 @@ SAMPLES = 3000
 ALPHA = 1e-4
 
 
-def _small_position(seed: int) -> State:
-    """The first position of a 2-player game (turn >= 3, default options) at which the
+def _small_position(seed: int, n: int = 2) -> State:
+    """The first position of an ``n``-player game (turn >= 3, default options) at which the
     reference keeps between 3 % and 50 % of its tries."""
     rng = np.random.default_rng(99)
-    for state in random_states(2, seed, every=3, config=Config(num_players=2)):
+    for state in random_states(n, seed, every=3, config=Config(num_players=n)):
         if state.terminal or state.turn < 3:
             continue
-        got, tries = reference(state.log, state.current_player, 2, rng, 100, 3000)
+        got, tries = reference(state.log, state.current_player, n, rng, 100, 3000)
         if 0.03 <= sum(got.values()) / tries <= 0.5:
             return state
     raise AssertionError("no small position in this game")
 
 
-def _exact_worlds(state: State, rng: np.random.Generator, count: int) -> Counter:
+def _exact_worlds(state: State, rng: np.random.Generator, count: int, mode: str) -> Counter:
     p = state.current_player
     model = ExactModel(state.log, p, state.num_players)
     assert model.build()
+    assert (model.seats is not None) == (mode == "seats")
     out: Counter = Counter()
     for _ in range(count):
         hid, draw = model.sample(rng)[:2]
@@ -70,13 +71,17 @@ def _worst_p_value(a: Counter, b: Counter) -> float:
     return worst * max(tested, 1)
 
 
-@pytest.mark.parametrize("seed", [0, 1, 3])
-def test_exact_model_matches_the_rejection_reference(seed):
-    state = _small_position(seed)
+@pytest.mark.parametrize("mode", ["seats", "joint"])
+@pytest.mark.parametrize(("n", "seed"), [(2, 0), (2, 1), (2, 3), (3, 0)])
+def test_exact_model_matches_the_rejection_reference(n, seed, mode, monkeypatch):
+    # Both samplers of the model: per-seat programmes with a rejection step (kept whenever
+    # MIN_KEPT is 0) and the joint programme (used whenever MIN_KEPT cannot be reached).
+    monkeypatch.setattr(hidden_exact, "MIN_KEPT", 0.0 if mode == "seats" else 2.0)
+    state = _small_position(seed, n)
     rng = np.random.default_rng(seed)
-    ref, _ = reference(state.log, state.current_player, 2, rng, SAMPLES, 10**7)
+    ref, _ = reference(state.log, state.current_player, n, rng, SAMPLES, 10**7)
     assert sum(ref.values()) == SAMPLES
-    assert _worst_p_value(ref, _exact_worlds(state, rng, SAMPLES)) > ALPHA
+    assert _worst_p_value(ref, _exact_worlds(state, rng, SAMPLES, mode)) > ALPHA
 
 
 def test_self_test_the_comparison_flags_the_replays_bias():

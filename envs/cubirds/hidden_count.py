@@ -1,0 +1,229 @@
+"""The counting programme behind Cubirds' exact ``determinize`` (:mod:`.hidden_exact`): the
+weighted number of ways to fill *boxes* (runs of unseen draws, the rest of a pile) with cards,
+species by species, under the conditions of one species at a time (a closed interval's boxes hold
+exactly its requirement; a pile's boxes hold exactly its content), and a sample from those counts.
+
+Weights: ``prod over boxes and species of w[s]**x / x!`` (``w`` = 1 without a tilt). Boxes that no
+species still to be counted tells apart are merged into one class (a multinomial coefficient
+counts the ways to split a class's cards among its boxes again), which keeps the programme small.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_right
+from itertools import accumulate
+
+import numpy as np
+from cardzoo.envs.cubirds.data import NUM_SPECIES
+
+#: Limits of a programme (states kept, steps of the enumeration of choices in all) before it
+#: gives up; they keep a build to a few milliseconds.
+MAX_STATES = 400
+MAX_OPTIONS = 6_000
+
+SPECIES = range(NUM_SPECIES)
+_FACT = [math.factorial(i) for i in range(120)]
+_INV_FACT = [1.0 / f for f in _FACT]
+
+
+class TooLarge(Exception):
+    """A programme would exceed its limits (or a log is of a kind not counted)."""
+
+
+class Programme:
+    """Counts and samples the fillings of boxes.
+
+    ``box_size``, ``box_pile``: per box its room and pile; ``box_label[b][s]``: the closed interval
+    (index into ``req``) constraining species ``s`` in box ``b``, or a negative number when only
+    its pile does; ``avail[j][s]``: pile ``j``'s content of species ``s`` (``None``: no pile
+    conditions); ``tilt[s]``: a weight per card of species ``s`` (``None``: 1).
+    """
+
+    def __init__(
+        self,
+        box_size: list[int],
+        box_pile: list[int],
+        box_label: list[tuple[int, ...]],
+        req: list[int],
+        avail: list[list[int]] | None,
+        tilt: list[float] | None = None,
+    ) -> None:
+        self.box_size, self.box_pile, self.box_label = box_size, box_pile, box_label
+        self.iv_req = req
+        self.avail = avail
+        npiles = max(box_pile, default=0) + 1
+        self.npiles = npiles if avail is None else len(avail)
+        top = sum(box_size) + 1  # a class of merged boxes holds up to all of them
+        tilt = tilt or [1.0] * NUM_SPECIES
+        self.tilt_pow = [[t**v for v in range(top)] for t in tilt]
+        self.tables: list[dict] | None = None
+
+    def build(self, max_states: int = MAX_STATES, max_options: int = MAX_OPTIONS) -> bool:
+        """Count; False when the programme would exceed its limits. ``self.total``: the count."""
+        # The species that tell the most boxes apart first: later levels merge more boxes.
+        self.order = sorted(SPECIES, key=lambda s: -len({lab[s] for lab in self.box_label}))
+        self._levels()
+        self.tables = [{} for _ in SPECIES]
+        self._budget = [max_states, max_options]
+        caps0 = tuple(sum(self.box_size[b] for b in mem) for mem in self.classes[0])
+        try:
+            self.total = self._count(0, caps0)
+        except TooLarge:
+            self.tables = None
+            return False
+        self.caps0 = caps0
+        return True
+
+    def _levels(self) -> None:
+        """Per level (one species of ``order`` each): the classes of boxes that no species still
+        to come tells apart (they are merged), and how to enumerate that species' choices."""
+        self.classes: list[list[list[int]]] = []
+        self.merge: list[list[int]] = []  # level k's class -> its class at level k + 1
+        for k in range(NUM_SPECIES):
+            rest = self.order[k:]
+            keys: dict[tuple, int] = {}
+            members: list[list[int]] = []
+            for b, lab in enumerate(self.box_label):
+                key = (self.box_pile[b], *(lab[s] for s in rest))
+                c = keys.setdefault(key, len(members))
+                if c == len(members):
+                    members.append([])
+                members[c].append(b)
+            self.classes.append(members)
+        for k in range(NUM_SPECIES - 1):
+            where = {b: c for c, mem in enumerate(self.classes[k + 1]) for b in mem}
+            self.merge.append([where[mem[0]] for mem in self.classes[k]])
+        self.walks = [self._walk(k) for k in range(NUM_SPECIES)]
+
+    def _walk(self, k: int) -> list[tuple]:
+        """Level ``k``'s classes in enumeration order (by pile, then label), each with: its
+        interval's requirement (-1: none), the later classes of that interval and of its pile,
+        and its pile."""
+        s = self.order[k]
+        members = self.classes[k]
+        label = [self.box_label[mem[0]][s] for mem in members]
+        pile = [self.box_pile[mem[0]] for mem in members]
+        seq = sorted(range(len(members)), key=lambda c: (pile[c], label[c]))
+        out = []
+        for i, c in enumerate(seq):
+            later = seq[i + 1 :]
+            req = self.iv_req[label[c]] if label[c] >= 0 else -1
+            iv_later = tuple(d for d in later if label[d] == label[c]) if req >= 0 else ()
+            pile_later = tuple(d for d in later if pile[d] == pile[c])
+            out.append((c, label[c], req, iv_later, pile_later, pile[c]))
+        return out
+
+    def _options(self, k: int, caps: tuple[int, ...], forced: bool) -> list[tuple]:
+        """Every choice of species ``order[k]`` (a count per class, at most ``caps``, equal when
+        ``forced``) meeting its conditions (closed intervals and pile contents), weighted by
+        ``prod 1/x!``. Piles without any box are empty by construction (their content was seen
+        to leave them)."""
+        walk = self.walks[k]
+        n = len(walk)
+        x = [0] * n
+        iv_sum: dict[int, int] = {}
+        pile_sum = [0] * self.npiles
+        out: list[tuple] = []
+        s = self.order[k]
+        free = self.avail is None
+        avail = [1 << 30] * self.npiles if free else [row[s] for row in self.avail]
+        tilt = self.tilt_pow[s]
+
+        budget = self._budget
+
+        def rec(i: int, w: float) -> None:
+            budget[1] -= 1
+            if budget[1] < 0:
+                raise TooLarge("options")
+            if i == n:
+                out.append((tuple(x), w))
+                return
+            c, label, req, iv_later, pile_later, j = walk[i]
+            have = iv_sum.get(label, 0)
+            hi = min(caps[c], avail[j] - pile_sum[j])
+            lo = 0 if free else avail[j] - pile_sum[j] - sum(caps[d] for d in pile_later)
+            if req >= 0:
+                hi = min(hi, req - have)
+                lo = max(lo, req - have - sum(caps[d] for d in iv_later))
+            if forced:
+                lo, hi = max(lo, caps[c]), min(hi, caps[c])
+            for v in range(max(lo, 0), hi + 1):
+                x[c] = v
+                pile_sum[j] += v
+                iv_sum[label] = have + v
+                rec(i + 1, w * _INV_FACT[v] * tilt[v])
+                pile_sum[j] -= v
+            iv_sum[label] = have
+            x[c] = 0
+
+        rec(0, 1.0)
+        return out
+
+    def _count(self, k: int, caps: tuple[int, ...]) -> float:
+        """The weight of every way to fill the classes of level ``k`` (room ``caps``) with the
+        species ``order[k:]``; the choices of species ``order[k]`` are kept for sampling."""
+        table = self.tables[k]
+        got = table.get(caps)
+        if got is not None:
+            return got[0]
+        self._budget[0] -= 1
+        if self._budget[0] < 0:
+            raise TooLarge("states")
+        last = k == NUM_SPECIES - 1
+        opts = self._options(k, caps, forced=last)
+        kept, weights = [], []
+        for x, w in opts:
+            if not last:
+                w *= self._merged(k, caps, x)
+            if w > 0.0:
+                kept.append(x)
+                weights.append(w)
+        cum = list(accumulate(weights))
+        total = cum[-1] if cum else 0.0
+        table[caps] = (total, kept, cum)
+        return total
+
+    def _merged(self, k: int, caps: tuple[int, ...], x: tuple[int, ...]) -> float:
+        """The count of level ``k + 1`` after choosing ``x``: classes that no species still to
+        come tells apart merge, and the ways to split a merged class's cards among its parts
+        (a multinomial coefficient) multiply in."""
+        merge = self.merge[k]
+        size = len(self.classes[k + 1])
+        room = [0] * size
+        factor = 1.0
+        for c, to in enumerate(merge):
+            d = caps[c] - x[c]
+            room[to] += d
+            factor *= _INV_FACT[d]
+        for r in room:
+            factor *= _FACT[r]
+        return factor * self._count(k + 1, tuple(room))
+
+    # -- sampling -------------------------------------------------------------------------------
+
+    def sample_counts(self, rng: np.random.Generator) -> list[list[int]]:
+        """Per box, its cards per species, drawn from the counts (``build`` must have
+        succeeded). A class's cards of a species are split
+        among its boxes uniformly (multivariate hypergeometric on their room)."""
+        room = list(self.box_size)
+        x = [[0] * NUM_SPECIES for _ in room]
+        caps = self.caps0
+        u = rng.random(NUM_SPECIES)
+        for k, s in enumerate(self.order):
+            total, kept, cum = self.tables[k][caps]
+            choice = kept[min(bisect_right(cum, u[k] * total), len(kept) - 1)]
+            for c, mem in enumerate(self.classes[k]):
+                v = choice[c]
+                if len(mem) == 1:
+                    parts = [v]
+                elif v == 0:
+                    parts = [0] * len(mem)
+                else:
+                    parts = rng.multivariate_hypergeometric([room[b] for b in mem], v).tolist()
+                for b, a in zip(mem, parts):
+                    x[b][s] = a
+                    room[b] -= a
+            if k < NUM_SPECIES - 1:
+                caps = tuple(sum(room[b] for b in mem) for mem in self.classes[k + 1])
+        return x
