@@ -7,10 +7,11 @@ The rooms (the common engine layout):
 - ``moves.py``: the move types, ``MOVES`` / ``MOVE_INDEX`` and the per-card id tables.
 - ``game.py``: ``State``, the rules: dealing, legal moves, card effects, turns, the end.
 - ``hidden.py``: ``View``, what each seat may see, and what a forced discard tells the others.
-- ``exact.py`` (extra room): ``State.determinize``'s exact sampler, used until the first
-  reshuffle of the action cards.
-- ``sampling.py`` (extra room): the sampler behind ``State.determinize`` after a reshuffle (its
-  replay and complete search; with ``hidden.py`` it would pass the ~700-line limit).
+- ``exact.py`` (extra room): ``State.determinize``'s exact sampler before the first reshuffle
+  of the action cards, and the cache and dispatch of the exact samplers.
+- ``reshuffled.py`` (extra room): the exact sampler after reshuffles (2-4 players).
+- ``sampling.py`` (extra room): the replay behind ``State.determinize`` where the exact samplers
+  decline (after a reshuffle at 5-6 players; its replay and complete search).
 - ``render.py``: the text of a whole state and of one seat's view.
 - ``positions.py``: hand-set positions (``State.from_position``).
 - ``units.py`` (extra room): the row's units, one small int per slot, and their lookup tables.

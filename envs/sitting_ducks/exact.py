@@ -26,8 +26,12 @@ power, at most 1), which leaves exactly the target. In hidden mode the colour as
 of the proposal: drawn with weight ``prod_q Z_q`` (``Z_q`` the sum of seat q's proposal weights
 under its colour, which decides its forced discards' masks), accepted or rejected with the hands.
 
-After the first reshuffle the cards of several piles are mixed in the hands and the counts no
-longer factorise this way; ``sampling.py`` (a replay, not exact) still serves those positions.
+After a reshuffle the cards of several piles are mixed in the hands and the counts no longer
+factorise this way. What the seat knows there still makes the posterior a short chain: the new
+pile is the public discard pile, shuffled, and the others' hands at that moment hold a known
+multiset (``reshuffled.py`` works it through); ``sample`` serves those positions too, and
+returns None (the replay of ``sampling.py``, not exact, takes over) where a reshuffle's known
+multiset has too many splits among the other seats (five and six players).
 """
 
 from __future__ import annotations

@@ -574,11 +574,12 @@ class State(CachedLegalMoves, GameState):
         discards and reshuffles), the order of the duck deck above its public bottom, the
         secret colours of the others (hidden mode) and the RNG.
 
-        Until the first reshuffle of the action cards the hands, draw pile and colours come
-        from the exact posterior (uniform over the worlds the record allows, ``exact.py``);
-        after it, from a replay of the record (``sampling.py``) whose worlds are always
-        consistent but whose probabilities are only close to the posterior. (Changed in issue
-        16: the samples for a given rng differ from earlier versions before the reshuffle.)"""
+        The hands, draw pile and colours come from the exact posterior (uniform over the worlds
+        the record allows: ``exact.py``, after reshuffles ``reshuffled.py``), except after a
+        reshuffle at five or six players: there from a replay of the record (``sampling.py``)
+        whose worlds are always consistent but whose probabilities are only close to the
+        posterior. (Changed in issue 16: the samples for a given rng differ from earlier
+        versions wherever the exact samplers serve.)"""
         from cardzoo.envs.sitting_ducks import exact
         from cardzoo.envs.sitting_ducks.sampling import resample_hidden
 
@@ -594,7 +595,7 @@ class State(CachedLegalMoves, GameState):
         upper = sorted(self.deck[kb:])
         new.deck = self.deck[:kb] + [upper[i] for i in rng.permutation(len(upper))]
         # Always a world consistent with what ``player`` saw (the samplers raise if none exists):
-        # drawn from the exact posterior until the first reshuffle, by the replay after it.
+        # from the exact posterior where the exact samplers cover the position, else the replay.
         found = exact.sample(self, player, rng)
         owners, hands, draw = found if found is not None else resample_hidden(self, player, rng)
         new.hands = hands

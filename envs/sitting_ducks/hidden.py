@@ -4,8 +4,8 @@
 - :func:`unplayable_masks`: the public evidence of a forced discard (which card kinds could not
   be played), kept in the log so that ``State.determinize`` samples only hands that agree with it.
 
-The samplers behind ``State.determinize`` live in ``exact.py`` (until the first reshuffle) and
-``sampling.py`` (after it).
+The samplers behind ``State.determinize`` live in ``exact.py`` and ``reshuffled.py`` (exact) and
+``sampling.py`` (the replay, where those decline).
 """
 
 from __future__ import annotations

@@ -34,7 +34,6 @@ reshuffle) are not covered: ``sample`` returns None and the replay (``sampling.p
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from math import exp, log
 from typing import TYPE_CHECKING
 
@@ -42,8 +41,6 @@ import numpy as np
 from cardzoo.envs.sitting_ducks.data import NUM_KINDS
 from cardzoo.envs.sitting_ducks.exact import (
     _HANDS,
-    DEALT_AT_LEAST,
-    _accept_probability,
     _falling,
     _record,
 )
@@ -125,52 +122,83 @@ def advance(v: np.ndarray, size: int, steps: list, key: int) -> tuple[np.ndarray
     return v, size, scale
 
 
+#: A hand's counts in base 4 (no hand holds more than 3 of a kind): its key.
+_BASE = 4 ** np.arange(NUM_KINDS, dtype=np.int64)
+#: Per hand size: the hands' keys sorted, and the hand index behind each.
+_KEYS = [np.argsort(t.counts @ _BASE) for t in _HANDS]
+_SORTED = [(t.counts @ _BASE)[order] for t, order in zip(_HANDS, _KEYS)]
+#: The most (partial splits x hands) one step of ``splits`` may build.
+MAX_PAIRS = 400_000
+
+
+def _take(pool: list[int], sizes: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Every way to take hands of ``sizes`` cards (in seat order) from the multiset ``pool``:
+    (ways x seats) hand indices and (ways x kinds) what is left. NotCovered past
+    ``MAX_PAIRS``."""
+    left = np.array(pool, dtype=np.int64)[None, :]
+    acc = np.zeros((1, 0), dtype=np.int64)
+    for size in sizes:
+        table = _HANDS[size]
+        fit = np.flatnonzero((table.counts <= left.max(axis=0)).all(axis=1))
+        if len(left) * len(fit) > MAX_PAIRS:
+            raise NotCovered
+        rest = left[:, None, :] - table.counts[fit][None, :, :]
+        ok_row, ok_hand = np.nonzero((rest >= 0).all(axis=2))
+        left = rest[ok_row, ok_hand]
+        acc = np.concatenate([acc[ok_row], fit[ok_hand][:, None]], axis=1)
+    return acc, left
+
+
 def splits(pool: list[int], sizes: list[int]) -> np.ndarray:
     """Every way to split the multiset ``pool`` into hands of ``sizes`` cards (in seat order):
     an array (splits x seats) of hand indices. NotCovered past ``MAX_SPLITS``."""
-    out: list[tuple[int, ...]] = []
+    acc, left = _take(pool, sizes[:-1])
+    size = sizes[-1]
+    keep = left.sum(axis=1) == size
+    keys = left[keep] @ _BASE
+    where = np.minimum(np.searchsorted(_SORTED[size], keys), len(_SORTED[size]) - 1)
+    keep_key = _SORTED[size][where] == keys  # a count above 3 has no hand
+    last = _KEYS[size][where[keep_key]]
+    out = np.concatenate([acc[keep][keep_key], last[:, None]], axis=1)
+    if len(out) > MAX_SPLITS:
+        raise NotCovered
+    return out
 
-    def extend(i: int, left: np.ndarray, acc: tuple[int, ...]) -> None:
-        if i == len(sizes) - 1:
-            hand = tuple(k for k in range(NUM_KINDS) for _ in range(left[k]))
-            if len(hand) == sizes[i]:
-                out.append((*acc, _HANDS[sizes[i]].index[hand]))
-                if len(out) > MAX_SPLITS:
-                    raise NotCovered
-            return
-        table = _HANDS[sizes[i]]
-        for h in np.flatnonzero((table.counts <= left).all(axis=1)):
-            extend(i + 1, left - table.counts[h], (*acc, int(h)))
 
-    extend(0, np.array(pool), ())
-    return np.array(out, dtype=np.int64).reshape(len(out), len(sizes))
+#: log(n!) for the pile's orders.
+_LOG_FACT = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, 256)))])
+
+
+def final_splits(unseen: list[int], sizes: list[int], before: int) -> tuple | None:
+    """The hands now and the pile, summed exactly (no rejection) when there are few ways to
+    take the hands from ``U`` (the pile nearly drawn): (ways x seats) hand indices, what is
+    left (the pile) per way, and the log of the pile's orders ``|R|! / prod_k R_k!`` up to a
+    constant. None when the (splits before x ways) table would pass ``MAX_CELLS``."""
+    try:
+        hands, pile = _take(unseen, sizes)
+    except NotCovered:
+        return None
+    if len(hands) * before > MAX_CELLS:
+        return None
+    return hands, pile, -_LOG_FACT[pile].sum(axis=1)
+
+
+#: The largest table the last step sums exactly (else the hands now come by rejection).
+MAX_CELLS = 600_000
 
 
 class _Last:
     """One seat's last step given its hand ``G`` at the last reshuffle (one row per candidate
-    ``G``): its hand now drawn from ``B(G, .) * (U)_H`` (``cum``), or dealt and kept with
-    ``phi``; ``norm[G]`` is that proposal's normaliser."""
+    ``G``): its hand now drawn from ``B(G, .) * (U)_H`` (``cum``, per row); ``norm[G]`` is the
+    row's total."""
 
-    __slots__ = ("size", "dealt", "cum", "phi", "norm")
+    __slots__ = ("size", "cum", "norm")
 
     def __init__(self, b: np.ndarray, size: int, unseen: np.ndarray) -> None:
-        table = _HANDS[size]
         self.size = size
         w = b * _falling(unseen, size)
-        drawn_norm = w.sum(axis=1)
-        phi = b / table.orders
-        top = phi.max(axis=1)
-        deals = float(np.prod(unseen.sum() - np.arange(size)))
-        rate = drawn_norm.sum() / (top.sum() * deals) if top.sum() > 0 else 0.0
-        self.dealt = bool(rate >= DEALT_AT_LEAST)
-        if self.dealt:
-            self.norm = top
-            self.phi = phi / np.where(top > 0, top, 1.0)[:, None]
-            self.cum = None
-        else:
-            self.norm = drawn_norm
-            self.cum = np.cumsum(w, axis=1)
-            self.phi = None
+        self.norm = w.sum(axis=1)
+        self.cum = np.cumsum(w, axis=1)
 
 
 class _Chain:
@@ -178,7 +206,9 @@ class _Chain:
     splits, ``rows``: each seat's candidate row) and each other seat's ``_Last``;
     ``log_weight`` is the log of the assignment's total weight."""
 
-    def __init__(self, split: _Split, parts: list, others: list[int], keys: list[int]) -> None:
+    def __init__(
+        self, split: _Split, parts: list, others: list[int], keys: list[int], final
+    ) -> None:
         # Per reshuffle and seat: the hands it may hold there, and each split's row in them.
         cands = [[np.unique(p[:, i]) for i in range(len(others))] for p in parts]
         pos = [
@@ -188,7 +218,7 @@ class _Chain:
         unseen = np.array(split.unseen, dtype=float)
         alpha, scale = np.ones(len(parts[0])), 0.0
         mats: list[list[np.ndarray]] = [[] for _ in parts[1:]]
-        self.lasts: list[_Last] = []
+        ends: list[np.ndarray] = []
         for i, (q, key) in enumerate(zip(others, keys)):
             v, size, s = advance(
                 _HANDS[split.dealt[q]].orders.copy(), split.dealt[q], split.steps[q][0], key
@@ -202,18 +232,22 @@ class _Chain:
                 scale += s
                 if b < len(parts):
                     mats[b - 1].append(v[:, cands[b][i]])
-            self.lasts.append(_Last(v, size, unseen))
+            ends.append((v, size))
         alpha, scale = _forward(alpha, scale, mats, pos)
-        w = alpha
-        for i, last in enumerate(self.lasts):
-            w = w * last.norm[pos[-1][:, i]]
-        total = float(w.sum())
         self.rows = pos[-1]
-        self.cum = np.cumsum(w).tolist()
-        drawn = sum(last.size for last in self.lasts if not last.dealt)
-        dealt = sum(last.size for last in self.lasts if last.dealt)
-        left = int(unseen.sum()) - drawn
-        deals = sum(log(left - i) for i in range(dealt))
+        self.lasts = [] if final else [_Last(v, size, unseen) for v, size in ends]
+        if final:  # the hands now summed exactly: weights per way of taking them
+            hands, _, pile_log = final
+            step = np.exp(pile_log - pile_log.max())[None, :]
+            for i, (v, _) in enumerate(ends):
+                step = step * v[np.ix_(pos[-1][:, i], hands[:, i])]
+            w, deals = alpha @ step, float(pile_log.max())
+        else:
+            w, deals = alpha, 0.0
+            for i, last in enumerate(self.lasts):
+                w = w * last.norm[pos[-1][:, i]]
+        total = float(w.sum())
+        self.cum = np.cumsum(w)
         self.log_weight = scale + log(total) + deals if total > 0 else float("-inf")
 
 
@@ -236,7 +270,17 @@ class Posterior:
     """Everything the samples of one position for one seat share (see the module docstring).
     NotCovered if a reshuffle's multiset has more than ``MAX_SPLITS`` splits."""
 
-    __slots__ = ("log", "unseen", "choices", "choice_cum", "chains", "others")
+    __slots__ = (
+        "log",
+        "unseen",
+        "choices",
+        "choice_cum",
+        "chains",
+        "others",
+        "final",
+        "sizes",
+        "log_falling",
+    )
 
     def __init__(self, state: State, player: int) -> None:
         from cardzoo.envs.sitting_ducks.sampling import colour_assignments
@@ -247,6 +291,9 @@ class Posterior:
         self.others = [q for q in range(state.num_players) if q != player]
         parts = [splits(p, [s[q] for q in self.others]) for p, s in zip(split.pools, split.sizes)]
         self.unseen = split.unseen
+        self.log_falling = log_falling(split.unseen)
+        self.sizes = [split.final[q] for q in self.others]
+        self.final = final_splits(split.unseen, self.sizes, len(parts[-1]))
         hidden = state.mode == "hidden"
         discarded = {q for q, _, forced, _, _ in entries if forced is not None}
         self.choices = colour_assignments(state, player)
@@ -255,7 +302,7 @@ class Posterior:
         for owners in self.choices:
             keys = tuple(owners.index(q) if hidden and q in discarded else 0 for q in self.others)
             if keys not in by_keys:
-                by_keys[keys] = _Chain(split, parts, self.others, list(keys))
+                by_keys[keys] = _Chain(split, parts, self.others, list(keys), self.final)
             self.chains.append(by_keys[keys])
         logs = [chain.log_weight for chain in self.chains]
         best = max(logs)
@@ -264,56 +311,95 @@ class Posterior:
                 f"sitting_ducks determinize: no world is consistent with what seat {player} "
                 f"saw (turn {state.turn}); the public record cannot be explained (a bug)"
             )
-        self.choice_cum = np.cumsum([exp(x - best) for x in logs]).tolist()
+        self.choice_cum = np.cumsum([exp(x - best) for x in logs])
 
     def draw(self, rng: np.random.Generator) -> tuple[list[int], list[list[int]], list[int]]:
-        """Proposals until one is accepted: (owners, hands, draw pile); the viewer's own hand
-        is left empty."""
+        """Proposals until one is accepted (in batches once a few failed, see ``BATCHES``):
+        (owners, hands, draw pile); the viewer's own hand is left empty."""
+        tries = 0
         while True:
-            u = rng.random(40).tolist()
-            a = bisect_right(self.choice_cum, u.pop() * self.choice_cum[-1])
-            chain = self.chains[a]
-            rows = chain.rows[bisect_right(chain.cum, u.pop() * chain.cum[-1])]
-            result = self._propose(chain, rows, u)
-            if result is not None:
-                hands, left = result
+            k = BATCHES[min(tries, len(BATCHES) - 1)]
+            found = self._one(rng) if k == 1 else self._first_accepted(rng, k)
+            tries += 1
+            if found is not None:
                 break
+        a, hand_ids = found
+        hands: list[list[int]] = [[] for _ in range(len(self.others) + 1)]
+        left = np.array(self.unseen)
+        for q, size, h in zip(self.others, self.sizes, hand_ids):
+            hands[q] = list(_HANDS[size].hands[h])
+            left -= _HANDS[size].counts[h]
         pile = [k for k in range(NUM_KINDS) for _ in range(left[k])]
         return self.choices[a], hands, [pile[j] for j in rng.permutation(len(pile))]
 
-    def _propose(self, chain: _Chain, rows: np.ndarray, u: list[float]):
-        """The hands now given the split's rows: (hands, cards left for the pile) or None."""
-        c = self.unseen
-        hands: list[list[int]] = [[] for _ in range(len(self.others) + 1)]
+    def _one(self, rng: np.random.Generator) -> tuple | None:
+        """One proposal as in ``_first_accepted``, without the arrays' overhead."""
+        u = rng.random(len(self.others) + 3).tolist()
+        a = int(np.searchsorted(self.choice_cum, u[0] * self.choice_cum[-1], "right"))
+        chain = self.chains[a]
+        j = int(np.searchsorted(chain.cum, u[1] * chain.cum[-1], "right"))
+        if self.final is not None:
+            return a, self.final[0][j].tolist()
+        ids = []
         s = [0] * NUM_KINDS
-        drawn = []
-        for q, last, row in zip(self.others, chain.lasts, rows):
-            if not last.dealt:
-                cum = last.cum[row]
-                hand = _HANDS[last.size].hands[
-                    int(np.searchsorted(cum, u.pop() * cum[-1], "right"))
-                ]
-                hands[q] = list(hand)
-                drawn.append(hand)
-                for k in hand:
-                    s[k] += 1
-        if drawn and u.pop() >= _accept_probability(s, drawn, c):
+        log_p = 0.0
+        for i, (last, row) in enumerate(zip(chain.lasts, chain.rows[j].tolist())):
+            cum = last.cum[row]
+            h = int(np.searchsorted(cum, u[2 + i] * cum[-1], "right"))
+            ids.append(h)
+            for k in set(hand := _HANDS[last.size].hands[h]):
+                s[k] += hand.count(k)
+                log_p -= self.log_falling[k, hand.count(k)]
+        for k in range(NUM_KINDS):
+            if s[k]:
+                log_p += self.log_falling[k, s[k]]
+        return (a, ids) if u[-1] < exp(log_p) else None
+
+    def _first_accepted(self, rng: np.random.Generator, k: int) -> tuple | None:
+        """``k`` independent proposals: (assignment, each seat's hand index now) of the first
+        one accepted, or None. A proposal is an assignment, a split at the last reshuffle,
+        then each seat's hand now from its row; accepted if the hands fit in ``U`` together
+        (``prod_k (U_k)_(s_k) / prod_q (U_k)_(H_q[k])``)."""
+        m = len(self.others)
+        u = rng.random((k, m + 3))
+        a = np.searchsorted(self.choice_cum, u[:, 0] * self.choice_cum[-1], "right")
+        ids = np.zeros((k, m), dtype=np.int64)
+        accepted = np.zeros(k, dtype=bool)
+        for ai in np.unique(a):
+            sel = np.flatnonzero(a == ai)
+            chain = self.chains[ai]
+            j = np.searchsorted(chain.cum, u[sel, 1] * chain.cum[-1], "right")
+            if self.final is not None:  # the hands now were summed exactly: no rejection
+                ids[sel], accepted[sel] = self.final[0][j], True
+                continue
+            rows = chain.rows[j]
+            log_p = np.zeros(len(sel))
+            s = np.zeros((len(sel), NUM_KINDS), dtype=np.int64)
+            for i, last in enumerate(chain.lasts):
+                cum = last.cum[rows[:, i]]
+                ids[sel, i] = (cum <= (u[sel, 2 + i] * cum[:, -1])[:, None]).sum(axis=1)
+                counts = _HANDS[last.size].counts[ids[sel, i]]
+                s += counts
+                log_p -= self.log_falling[_KINDS, counts].sum(axis=1)
+            log_p += self.log_falling[_KINDS, np.minimum(s, MAX_TAKEN)].sum(axis=1)
+            accepted[sel] = u[sel, -1] < np.exp(log_p)
+        if not accepted.any():
             return None
-        left = [c[k] - s[k] for k in range(NUM_KINDS)]
-        pile = [k for k in range(NUM_KINDS) for _ in range(left[k])]
-        keep = 1.0
-        for q, last, row in zip(self.others, chain.lasts, rows):
-            if last.dealt:
-                hand = []
-                for _ in range(last.size):
-                    j = int(u.pop() * len(pile))
-                    pile[j], pile[-1] = pile[-1], pile[j]
-                    hand.append(pile.pop())
-                hand.sort()
-                keep *= last.phi[row, _HANDS[last.size].index[tuple(hand)]]
-                hands[q] = hand
-                for k in hand:
-                    left[k] -= 1
-        if u.pop() >= keep:
-            return None
-        return hands, left
+        first = int(np.argmax(accepted))
+        return int(a[first]), ids[first].tolist()
+
+
+#: Proposals per batch: one at a time first (most positions accept at once), then batches.
+BATCHES = (1, 1, 8, 32, 128)
+_KINDS = np.arange(NUM_KINDS)
+#: The most cards of one kind the other seats' hands can hold together (five seats of 3).
+MAX_TAKEN = 15
+
+
+def log_falling(unseen: list[int]) -> np.ndarray:
+    """``[k, m]``: log of the falling factorial ``(U_k)_m`` (-inf where ``m > U_k``)."""
+    out = np.full((NUM_KINDS, MAX_TAKEN + 1), -np.inf)
+    for k, c in enumerate(unseen):
+        for m in range(min(c, MAX_TAKEN) + 1):
+            out[k, m] = sum(log(c - i) for i in range(m))
+    return out

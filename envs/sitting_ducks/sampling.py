@@ -1,5 +1,5 @@
 """Resampling what one player cannot see, consistently with the public record (``determinize``
-once the action cards have been reshuffled; before that ``exact.py`` samples the exact posterior).
+where the exact samplers decline: after a reshuffle at five or six players, see ``exact.py``).
 
 Hidden from player p: the other hands, the draw pile, and (hidden mode) the others' colours. The
 engine keeps a log of every turn: who played or discarded which card (public), the unplayable

@@ -53,8 +53,26 @@ def test_exact_after_reshuffles_matches_the_brute_force(n, mode, deck, seed, dec
     state = case_state(n, mode, deck, seed, decisions)
     assert reshuffles(state) == count and not exact.applies(state)
     player = state.current_player
+    assert reshuffled.Posterior(state, player).final is not None  # the hands now summed
     worlds = exact_posterior(state, player)
     assert len(worlds) > 1
+    sampled = counts_of(exact.sample, state, player, seed)
+    assert p_value(worlds, sampled, SAMPLES) > ALPHA
+
+
+@pytest.mark.parametrize("batches", [(1,), (4, 16)])
+@pytest.mark.parametrize("case", [1, 4, 5, 7])
+def test_the_rejection_path_matches_the_brute_force(monkeypatch, case, batches):
+    """Where the hands now have too many ways to be summed exactly (``MAX_CELLS``), they come
+    by rejection, one proposal at a time or in batches: still exact."""
+    monkeypatch.setattr(reshuffled, "MAX_CELLS", 0)
+    monkeypatch.setattr(reshuffled, "BATCHES", batches)
+    monkeypatch.setattr(exact, "_CACHE", {})
+    n, mode, deck, seed, decisions, _ = CASES[case]
+    state = case_state(n, mode, deck, seed, decisions)
+    player = state.current_player
+    assert reshuffled.Posterior(state, player).final is None
+    worlds = exact_posterior(state, player)
     sampled = counts_of(exact.sample, state, player, seed)
     assert p_value(worlds, sampled, SAMPLES) > ALPHA
 
