@@ -23,25 +23,40 @@ number of card-level histories with given ``x`` is, up to a constant,
     * prod_s 1 / r[s]!                                 (r: what is left of the current pile)
 
 a product of one factor per species, and the species are tied only by every segment's size.
-:class:`ExactModel` therefore counts the worlds species by species (a dynamic programme whose
-state is the room left in every segment), samples ``x`` from those counts, splits each segment
-into its draws uniformly (multivariate hypergeometric) and orders the draw pile uniformly.
+So the worlds can be counted species by species (:class:`.hidden_count.Programme`: a dynamic
+programme whose state is the room left in every *box*, i.e. every segment and the rest of the
+draw pile; boxes that no species still to be counted tells apart are merged, and a multinomial
+coefficient counts the ways to split them again). A sample draws ``x`` from those counts, splits
+each segment into its draws uniformly (multivariate hypergeometric) and orders the draw pile
+uniformly. Two ways to count, both exact:
 
-Boxes (segments, and the rest of the draw pile) that no species still to be counted tells
-apart are merged (a multinomial coefficient counts the ways to split them again), which keeps the
-programme small. Only public round-end discards are handled: face-down ones feed hidden cards
-into later piles (the model raises :class:`TooLarge`). :meth:`ExactModel.build` also gives up
-(returns False) beyond ``MAX_STATES`` states or ``MAX_OPTIONS`` enumeration steps; the caller,
-:func:`cardzoo.envs.cubirds.hidden.sample_hidden` (with ``hidden.EXACT`` on), then uses the older,
+- **per seat, with a rejection step** (one draw pile since the last public source, the usual
+  case): each other seat gets its own small programme in which a card of species ``s`` weighs
+  ``tilt[s]`` (the species' share of the pile) instead of the pile's condition. A proposal (every
+  seat drawn from its own programme, ``T[s]`` cards of ``s`` in all) is kept with probability
+  ``prod_s h_s(T[s]) / max``, ``h_s(t) = tilt[s]**-t / (avail[s] - t)!``, the maximum taken over
+  every ``T`` with the right total (a knapsack over species), which turns the proposal into the
+  exact distribution. Used when a pilot run (fixed seed) keeps at least ``MIN_KEPT`` of its
+  proposals, or when the joint programme is too large;
+- **joint**: one programme over every box, with each pile's content as a condition.
+
+Not covered (documented, and tested in ``tests/cubirds/test_cubirds_exact_posterior.py``):
+face-down round-end discards (hidden cards feed later piles; :class:`TooLarge` at reading), and
+positions whose programmes exceed ``MAX_STATES`` states or ``MAX_OPTIONS`` enumeration steps, or
+whose rejection step keeps nothing in ``REJECT_TRIES`` rounds. There
+:func:`cardzoo.envs.cubirds.hidden.sample_hidden` (with ``hidden.EXACT`` on) uses the older,
 inexact replay. A position's model is built once and kept with its replay plan
 (:func:`cardzoo.envs.cubirds.hidden.plan_for`), so repeated calls there only sample.
 
-Measured (CPU time, 2 cores shared with training runs; positions every 5 decisions of 6 seeded
-random games, public discards, the seat in turn): the model fits at 89 % of the positions at 2
-players, 84 % at 3, 56 % at 4, 40 % at 5. A first call at a position (building the model, or
-failing to and replaying) costs 3.1 / 3.6 / 6.8 / 8.5 ms on average at 2 / 3 / 4 / 5 players
-(up to 66 ms), against 0.24 / 0.29 / 0.46 / 0.62 ms for the replay; repeated calls at the same
-position cost 0.19 / 0.21 / 0.40 / 0.44 ms on average, as the replay's 0.17 / 0.18 / 0.36 / 0.47.
+Measured (CPU time; 2 cores shared with training runs at a load of about 8, so times are
+inflated; positions every 5 decisions of 6 seeded random games, public discards, the seat in
+turn): a model is built at 90 % of the positions at 2 players (142 of 158), 94 % at 3 (218 of
+233), 89 % at 4 (172 of 193), 70 % at 5 (151 of 216). A first call at a position (building the
+model, or failing to and replaying) costs 7.7 / 6.2 / 11.9 / 15.6 ms on average at 2 / 3 / 4 / 5
+players (up to 96 ms), against 0.21 / 0.23 / 0.47 / 0.75 ms for the replay; repeated calls at
+the same position 0.25 / 0.41 / 1.17 / 1.63 ms on average (99th percentile 0.5 / 3.3 / 13.7 /
+18.1 ms: positions where the rejection step keeps few proposals), against the replay's 0.13 /
+0.14 / 0.37 / 0.51 ms. This is why ``hidden.EXACT`` is off by default.
 """
 
 from __future__ import annotations
@@ -65,7 +80,7 @@ REJECT_TRIES = 200
 #: Proposals of the pilot run that measures how many the rejection step keeps; below this share
 #: the joint programme is tried first.
 PILOT_DRAWS = 16
-MIN_KEPT = 0.25
+MIN_KEPT = 0.6
 
 SPECIES = range(NUM_SPECIES)
 
