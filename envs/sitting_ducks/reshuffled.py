@@ -128,34 +128,39 @@ _BASE = 4 ** np.arange(NUM_KINDS, dtype=np.int64)
 _KEYS = [np.argsort(t.counts @ _BASE) for t in _HANDS]
 _SORTED = [(t.counts @ _BASE)[order] for t, order in zip(_HANDS, _KEYS)]
 #: The most (partial splits x hands) one step of ``splits`` may build.
-MAX_PAIRS = 400_000
+MAX_PAIRS = 200_000
 
 
-def _take(pool: list[int], sizes: list[int]) -> tuple[np.ndarray, np.ndarray]:
+def _take(pool: list[int], sizes: list[int], most: int) -> tuple[np.ndarray, np.ndarray]:
     """Every way to take hands of ``sizes`` cards (in seat order) from the multiset ``pool``:
-    (ways x seats) hand indices and (ways x kinds) what is left. NotCovered past
-    ``MAX_PAIRS``."""
-    left = np.array(pool, dtype=np.int64)[None, :]
+    (ways x seats) hand indices and (ways x kinds) what is left. NotCovered past ``most``
+    ways, or ``MAX_PAIRS`` (partial ways x hands) in one step."""
+    left = np.array(pool, dtype=np.int16)[None, :]
     acc = np.zeros((1, 0), dtype=np.int64)
     for size in sizes:
-        table = _HANDS[size]
-        fit = np.flatnonzero((table.counts <= left.max(axis=0)).all(axis=1))
+        fit = np.flatnonzero((_COUNTS[size] <= left.max(axis=0)).all(axis=1))
         if len(left) * len(fit) > MAX_PAIRS:
             raise NotCovered
-        rest = left[:, None, :] - table.counts[fit][None, :, :]
+        rest = left[:, None, :] - _COUNTS[size][fit][None, :, :]
         ok_row, ok_hand = np.nonzero((rest >= 0).all(axis=2))
+        if len(ok_row) > most:  # every partial way completes: there would be too many
+            raise NotCovered
         left = rest[ok_row, ok_hand]
         acc = np.concatenate([acc[ok_row], fit[ok_hand][:, None]], axis=1)
     return acc, left
 
 
+#: Per hand size: each hand's counts per kind, small ints (the enumerations' arrays).
+_COUNTS = [t.counts.astype(np.int16) for t in _HANDS]
+
+
 def splits(pool: list[int], sizes: list[int]) -> np.ndarray:
     """Every way to split the multiset ``pool`` into hands of ``sizes`` cards (in seat order):
     an array (splits x seats) of hand indices. NotCovered past ``MAX_SPLITS``."""
-    acc, left = _take(pool, sizes[:-1])
+    acc, left = _take(pool, sizes[:-1], MAX_PAIRS)
     size = sizes[-1]
     keep = left.sum(axis=1) == size
-    keys = left[keep] @ _BASE
+    keys = left[keep].astype(np.int64) @ _BASE
     where = np.minimum(np.searchsorted(_SORTED[size], keys), len(_SORTED[size]) - 1)
     keep_key = _SORTED[size][where] == keys  # a count above 3 has no hand
     last = _KEYS[size][where[keep_key]]
@@ -175,12 +180,12 @@ def final_splits(unseen: list[int], sizes: list[int], before: int) -> tuple | No
     left (the pile) per way, and the log of the pile's orders ``|R|! / prod_k R_k!`` up to a
     constant. None when the (splits before x ways) table would pass ``MAX_CELLS``."""
     try:
-        hands, pile = _take(unseen, sizes)
+        hands, pile = _take(unseen, sizes, MAX_CELLS // max(before, 1))
     except NotCovered:
         return None
     if len(hands) * before > MAX_CELLS:
         return None
-    return hands, pile, -_LOG_FACT[pile].sum(axis=1)
+    return hands, pile.astype(np.int64), -_LOG_FACT[pile].sum(axis=1)
 
 
 #: The largest table the last step sums exactly (else the hands now come by rejection).
