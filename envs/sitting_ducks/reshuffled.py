@@ -23,13 +23,23 @@ drew from it, counts the orders of what is left in the pile; it equals a constan
 
 The splits form a Markov chain, one state per reshuffle. While every ``T_b`` has few splits
 (``MAX_SPLITS``: always with one or two other seats, usually with three) the sampler sums the
-chain forward exactly (``alpha``), draws the split at the last reshuffle with its weight times
-the normaliser of the last step, then the hands now: each seat independently from
-``B^E_q(G_q, .) * (U)_H`` (accepted if they fit in ``U`` together) or dealt from what is left
-and accepted with ``B / orders`` over its maximum, as in ``exact.py``. A rejection restarts the
-whole proposal, so the accepted sample is exact. In hidden mode the colour assignment is drawn
-first, with its total weight. Positions with more splits (five or six players after a
-reshuffle) are not covered: ``sample`` returns None and the replay (``sampling.py``) serves them.
+chain forward exactly (``alpha``). The hands now then come one of two ways:
+
+- few ways to take them from ``U`` (the current pile nearly drawn; always with one other
+  seat): the last step is summed too, over every (split, hands now) pair weighted by the
+  pile's orders ``|R|! / prod_k R_k!`` (``R = U - sum_q H_q``), and one pair is drawn: no
+  rejection;
+- otherwise: the split at the last reshuffle is drawn with its weight times each seat's
+  normaliser ``sum_H B^E_q(G_q, H) (U)_H``, each seat's hand independently from
+  ``B^E_q(G_q, .) * (U)_H``, and the whole proposal accepted with the chance
+  ``prod_k (U_k)_(s_k) / prod_q prod_k (U_k)_(H_q[k])`` that the hands fit in ``U`` together
+  (``s = sum_q H_q``); a rejection restarts it (one proposal at a time, then vectorized
+  batches, ``BATCHES``), so the accepted sample is exact.
+
+In hidden mode the colour assignment is drawn first, with its total weight (part of every
+proposal). Positions with more splits (five or six players after a reshuffle) are not covered:
+``sample`` returns None and the replay (``sampling.py``) serves them. Tests:
+``tests/sitting_ducks/test_ducks_exact_reshuffled.py`` (brute force on tiny positions).
 """
 
 from __future__ import annotations
@@ -224,12 +234,17 @@ class _Chain:
         alpha, scale = np.ones(len(parts[0])), 0.0
         mats: list[list[np.ndarray]] = [[] for _ in parts[1:]]
         ends: list[np.ndarray] = []
+        # One other seat: every split is forced (its hand is all of T_b), so only the last
+        # pile's steps weigh anything.
+        first = len(parts) if len(others) == 1 else 1
         for i, (q, key) in enumerate(zip(others, keys)):
-            v, size, s = advance(
-                _HANDS[split.dealt[q]].orders.copy(), split.dealt[q], split.steps[q][0], key
-            )
-            alpha, scale = alpha * v[cands[0][i]][pos[0][:, i]], scale + s
-            for b in range(1, len(parts) + 1):
+            size = split.sizes[first - 1][q]
+            if first == 1:
+                v, size, s = advance(
+                    _HANDS[split.dealt[q]].orders.copy(), split.dealt[q], split.steps[q][0], key
+                )
+                alpha, scale = alpha * v[cands[0][i]][pos[0][:, i]], scale + s
+            for b in range(first, len(parts) + 1):
                 rows = cands[b - 1][i]
                 v = np.zeros((len(rows), len(_HANDS[size].hands)))
                 v[np.arange(len(rows)), rows] = 1.0
