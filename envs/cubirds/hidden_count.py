@@ -22,6 +22,10 @@ from cardzoo.envs.cubirds.data import NUM_SPECIES
 MAX_STATES = 400
 MAX_OPTIONS = 6_000
 
+#: The same for a :class:`SeatChain` (whose steps are much cheaper).
+CHAIN_STATES = 5_000
+CHAIN_OPTIONS = 100_000
+
 SPECIES = range(NUM_SPECIES)
 _FACT = [math.factorial(i) for i in range(120)]
 _INV_FACT = [1.0 / f for f in _FACT]
@@ -227,3 +231,119 @@ class Programme:
             if k < NUM_SPECIES - 1:
                 caps = tuple(sum(room[b] for b in mem) for mem in self.classes[k + 1])
         return x
+
+
+class SeatChain:
+    """The fillings of one seat's boxes (its runs of unseen draws from one pile, in order) with
+    no pile condition, each card of species ``s`` weighing ``tilt[s]``: the same weights as a
+    :class:`Programme` of those boxes, counted box by box instead. A box's cards of the species
+    whose interval is closed are chosen one species at a time (the state is what each closed
+    interval still needs); the rest goes to the species still open there, whose fillings add up
+    to ``(sum of their tilts)**m / m!`` (the multinomial theorem) and are split by a
+    multinomial draw when sampling."""
+
+    def __init__(
+        self,
+        box_size: list[int],
+        box_label: list[tuple[int, ...]],
+        req: list[int],
+        tilt: list[float],
+    ) -> None:
+        self.box_size = box_size
+        self.tilt = tilt
+        n = len(box_size)
+        self.boxes = []
+        for b in range(n):
+            lab = box_label[b]
+            closed = tuple(s for s in SPECIES if lab[s] >= 0 and req[lab[s]] >= 0)
+            opened = [s for s in SPECIES if s not in closed]
+            starts = tuple(
+                (s, req[lab[s]]) for s in closed if b == 0 or box_label[b - 1][s] != lab[s]
+            )
+            last = tuple(s for s in closed if b == n - 1 or box_label[b + 1][s] != lab[s])
+            weight = sum(tilt[s] for s in opened)
+            probs = [tilt[s] / weight for s in opened] if weight > 0 else []
+            self.boxes.append((closed, starts, last, opened, weight, probs))
+        self.memo: dict[tuple, tuple] = {}
+
+    def build(self, max_states: int = CHAIN_STATES, max_options: int = CHAIN_OPTIONS) -> bool:
+        """Count; False beyond the limits. ``self.total``: the count."""
+        self._budget = [max_states, max_options]
+        try:
+            self.total = self._count(0, (0,) * NUM_SPECIES)
+        except TooLarge:
+            self.memo = {}
+            return False
+        return True
+
+    def _count(self, b: int, needs: tuple[int, ...]) -> float:
+        """Weight of every way to fill boxes ``b..`` given what the closed intervals still need
+        (intervals starting at ``b`` not yet entered)."""
+        if b == len(self.boxes):
+            return 1.0 if not any(needs) else 0.0
+        key = (b, needs)
+        got = self.memo.get(key)
+        if got is not None:
+            return got[0]
+        self._budget[0] -= 1
+        if self._budget[0] < 0:
+            raise TooLarge("states")
+        closed, starts, last, opened, weight, _ = self.boxes[b]
+        need = list(needs)
+        for s, r in starts:
+            if need[s]:  # the interval before ended short of its requirement
+                self.memo[key] = (0.0, [], [], [])
+                return 0.0
+            need[s] = r
+        choices, cum, nexts = [], [], []
+        total = 0.0
+        for x, w in self._choices(closed, last, need, self.box_size[b]):
+            m = self.box_size[b] - sum(x)
+            if m and not opened:
+                continue
+            after = need[:]
+            for s, v in zip(closed, x):
+                after[s] -= v
+            w *= weight**m * _INV_FACT[m] * self._count(b + 1, tuple(after))
+            if w > 0.0:
+                total += w
+                choices.append((x, m))
+                cum.append(total)
+                nexts.append(tuple(after))
+        self.memo[key] = (total, choices, cum, nexts)
+        return total
+
+    def _choices(self, closed: tuple, last: tuple, need: list[int], cap: int) -> list[tuple]:
+        """Counts of the closed species in one box (at most what each needs, exactly that at
+        an interval's last box, at most ``cap`` in all), with their weights."""
+        out: list[tuple] = [((), 1.0, 0)]
+        for s in closed:
+            lo = need[s] if s in last else 0
+            grown = []
+            for x, w, used in out:
+                for v in range(lo, min(need[s], cap - used) + 1):
+                    grown.append(((*x, v), w * self.tilt[s] ** v * _INV_FACT[v], used + v))
+            self._budget[1] -= len(grown)
+            out = grown
+        if self._budget[1] < 0:
+            raise TooLarge("options")
+        return [(x, w) for x, w, _ in out]
+
+    def sample_counts(self, rng: np.random.Generator) -> list[list[int]]:
+        """Per box, its cards per species, drawn from the counts."""
+        out = []
+        needs = (0,) * NUM_SPECIES
+        u = rng.random(len(self.boxes)).tolist()
+        for b, (closed, _, _, opened, _, probs) in enumerate(self.boxes):
+            total, choices, cum, nexts = self.memo[(b, needs)]
+            j = min(bisect_right(cum, u[b] * total), len(choices) - 1)
+            x, m = choices[j]
+            counts = [0] * NUM_SPECIES
+            for s, v in zip(closed, x):
+                counts[s] = v
+            if m:
+                for s, v in zip(opened, rng.multinomial(m, probs).tolist()):
+                    counts[s] = v
+            out.append(counts)
+            needs = nexts[j]
+        return out

@@ -73,7 +73,13 @@ from cardzoo.envs.cubirds.data import (
     EV_SOURCE,
     NUM_SPECIES,
 )
-from cardzoo.envs.cubirds.hidden_count import MAX_OPTIONS, MAX_STATES, Programme, TooLarge
+from cardzoo.envs.cubirds.hidden_count import (
+    MAX_OPTIONS,
+    MAX_STATES,
+    Programme,
+    SeatChain,
+    TooLarge,
+)
 
 #: Rejection rounds (one draw pile) before the joint programme is used instead.
 REJECT_TRIES = 200
@@ -262,27 +268,26 @@ class ExactModel:
         self.tilt = tilt
         avail = self.avail[0]
         drawn = sum(avail) - self.box_size[-1]
-        best = [0.0] + [-math.inf] * drawn
+        best = np.full(drawn + 1, -np.inf)
+        best[0] = 0.0
         for s, a in enumerate(avail):
-            best = [
-                max(best[h - t] + self._log_h(s, t) for t in range(min(a, h) + 1))
-                for h in range(drawn + 1)
-            ]
-        self.log_top = best[drawn]
+            new = np.full(drawn + 1, -np.inf)
+            for t in range(min(a, drawn) + 1):
+                np.maximum(new[t:], best[: drawn + 1 - t] + self._log_h(s, t), out=new[t:])
+            best = new
+        self.log_top = float(best[drawn])
         seats = []
         for q in range(self.num_players):
             boxes = [g for g in range(len(self.seg_size)) if self.open[q] and self._seat(g) == q]
             if not boxes:
                 continue
-            prog = Programme(
+            prog = SeatChain(
                 [self.box_size[g] for g in boxes],
-                [0] * len(boxes),
                 [self.box_label[g] for g in boxes],
                 self.iv_req,
-                None,
                 tilt,
             )
-            if not prog.build(*self.limits) or not prog.total > 0.0:
+            if not prog.build() or not prog.total > 0.0:
                 return False
             seats.append((boxes, prog))
         self.seats = seats

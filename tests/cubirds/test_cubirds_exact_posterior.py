@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 from cardzoo.envs.cubirds import hidden, hidden_exact
 from cardzoo.envs.cubirds.game import Config, State
+from cardzoo.envs.cubirds.hidden_count import Programme
 from cardzoo.envs.cubirds.hidden_exact import ExactModel, TooLarge
 from cubirds_posterior import marginals, reference, world_of
 from cubirds_worlds import agrees_with_what_was_seen, explained_by_its_log, random_states
@@ -144,5 +145,9 @@ def test_which_positions_are_exact():
         state = State(Config(num_players=n), seed=n)
         model = ExactModel(state.log, state.current_player, n)
         assert model.build()
-        # ...and a tiny budget makes it give up instead of running long.
-        assert not ExactModel(state.log, state.current_player, n).build(max_options=3)
+        # ...and a tiny budget makes the joint programme give up instead of running long.
+        joint = Programme(
+            model.box_size, model.box_pile, model.box_label, model.iv_req, model.avail
+        )
+        assert not joint.build(max_options=3)
+        assert joint.build()
