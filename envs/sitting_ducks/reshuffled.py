@@ -83,12 +83,15 @@ class _Split:
         self.steps: list[list[list]] = [[[]] for _ in dealt]
         self.pools: list[list[int]] = []
         self.sizes: list[list[int]] = []
-        for q, card, forced, reshuffled, drawn in entries:
+        self.others = [q for q in range(len(dealt)) if q != player]
+        self.last_reshuffle = -1
+        for j, (q, card, forced, reshuffled, drawn) in enumerate(entries):
             size[q] -= 1
             if q != player:
                 unseen[card] -= 1
                 self.steps[q][-1].append((card, forced))
             if reshuffled is not None:
+                self.last_reshuffle = j
                 self.pools.append(unseen[:])  # the pile is empty: all of it is in hands
                 self.sizes.append(size[:])
                 for seat in self.steps:
@@ -138,7 +141,7 @@ _BASE = 4 ** np.arange(NUM_KINDS, dtype=np.int64)
 _KEYS = [np.argsort(t.counts @ _BASE) for t in _HANDS]
 _SORTED = [(t.counts @ _BASE)[order] for t, order in zip(_HANDS, _KEYS)]
 #: The most (partial splits x hands) one step of ``splits`` may build.
-MAX_PAIRS = 200_000
+MAX_PAIRS = 60_000
 
 
 def _take(pool: list[int], sizes: list[int], most: int) -> tuple[np.ndarray, np.ndarray]:
@@ -167,7 +170,7 @@ _COUNTS = [t.counts.astype(np.int16) for t in _HANDS]
 def splits(pool: list[int], sizes: list[int]) -> np.ndarray:
     """Every way to split the multiset ``pool`` into hands of ``sizes`` cards (in seat order):
     an array (splits x seats) of hand indices. NotCovered past ``MAX_SPLITS``."""
-    acc, left = _take(pool, sizes[:-1], MAX_PAIRS)
+    acc, left = _take(pool, sizes[:-1], MAX_SPLITS)
     size = sizes[-1]
     keep = left.sum(axis=1) == size
     keys = left[keep].astype(np.int64) @ _BASE
@@ -217,49 +220,26 @@ class _Last:
 
 
 class _Chain:
-    """Per colour assignment: the split at the last reshuffle (cumulative weights over its
-    splits, ``rows``: each seat's candidate row) and each other seat's ``_Last``;
-    ``log_weight`` is the log of the assignment's total weight."""
+    """Per colour assignment: the split at the last reshuffle (cumulative weights ``cum`` over
+    its splits, ``rows``: each seat's candidate row), then each other seat's ``_Last``, or the
+    weights of every (split, hands now) pair summed (``final``); ``log_weight`` is the log of
+    the assignment's total weight. ``prefix``: alpha over the last reshuffle's splits and its
+    log scale (``_prefix``)."""
 
-    def __init__(
-        self, split: _Split, parts: list, others: list[int], keys: list[int], final
-    ) -> None:
-        # Per reshuffle and seat: the hands it may hold there, and each split's row in them.
-        cands = [[np.unique(p[:, i]) for i in range(len(others))] for p in parts]
-        pos = [
-            np.stack([np.searchsorted(c[i], p[:, i]) for i in range(len(others))], axis=1)
-            for c, p in zip(cands, parts)
-        ]
+    def __init__(self, split: _Split, cands: list, pos: list, keys: list[int], prefix, final):
+        alpha, scale = prefix
         unseen = np.array(split.unseen, dtype=float)
-        alpha, scale = np.ones(len(parts[0])), 0.0
-        mats: list[list[np.ndarray]] = [[] for _ in parts[1:]]
-        ends: list[np.ndarray] = []
-        # One other seat: every split is forced (its hand is all of T_b), so only the last
-        # pile's steps weigh anything.
-        first = len(parts) if len(others) == 1 else 1
-        for i, (q, key) in enumerate(zip(others, keys)):
-            size = split.sizes[first - 1][q]
-            if first == 1:
-                v, size, s = advance(
-                    _HANDS[split.dealt[q]].orders.copy(), split.dealt[q], split.steps[q][0], key
-                )
-                alpha, scale = alpha * v[cands[0][i]][pos[0][:, i]], scale + s
-            for b in range(first, len(parts) + 1):
-                rows = cands[b - 1][i]
-                v = np.zeros((len(rows), len(_HANDS[size].hands)))
-                v[np.arange(len(rows)), rows] = 1.0
-                v, size, s = advance(v, size, split.steps[q][b], key)
-                scale += s
-                if b < len(parts):
-                    mats[b - 1].append(v[:, cands[b][i]])
-            ends.append((v, size))
-        alpha, scale = _forward(alpha, scale, mats, pos)
+        ends = []
+        for i, (q, key) in enumerate(zip(split.others, keys)):
+            size = split.sizes[-1][q]
+            ends.append(advance(_one_hot(cands[-1][i], size), size, split.steps[q][-1], key))
+            scale += ends[-1][2]
         self.rows = pos[-1]
-        self.lasts = [] if final else [_Last(v, size, unseen) for v, size in ends]
+        self.lasts = [] if final else [_Last(v, size, unseen) for v, size, _ in ends]
         if final:  # the hands now summed exactly: weights per way of taking them
             hands, _, pile_log = final
             step = np.exp(pile_log - pile_log.max())[None, :]
-            for i, (v, _) in enumerate(ends):
+            for i, (v, _, _) in enumerate(ends):
                 step = step * v[np.ix_(pos[-1][:, i], hands[:, i])]
             w, deals = alpha @ step, float(pile_log.max())
         else:
@@ -269,6 +249,47 @@ class _Chain:
         total = float(w.sum())
         self.cum = np.cumsum(w)
         self.log_weight = scale + log(total) + deals if total > 0 else float("-inf")
+
+
+def _one_hot(rows: np.ndarray, size: int) -> np.ndarray:
+    """One row per candidate hand of ``size`` cards, weight 1 on that hand."""
+    v = np.zeros((len(rows), len(_HANDS[size].hands)))
+    v[np.arange(len(rows)), rows] = 1.0
+    return v
+
+
+def _prefix(split: _Split, cands: list, pos: list, keys: list[int]) -> tuple[np.ndarray, float]:
+    """The record before the last reshuffle summed: alpha over that reshuffle's splits and its
+    log scale. With one other seat every split is forced (its hand is all of ``T_b``): flat."""
+    alpha, scale = np.ones(len(pos[0])), 0.0
+    if len(split.others) == 1:
+        return alpha, scale
+    mats: list[list[np.ndarray]] = [[] for _ in pos[1:]]
+    for i, (q, key) in enumerate(zip(split.others, keys)):
+        dealt = split.dealt[q]
+        v, size, s = advance(_HANDS[dealt].orders.copy(), dealt, split.steps[q][0], key)
+        alpha, scale = alpha * v[cands[0][i]][pos[0][:, i]], scale + s
+        for b in range(1, len(pos)):
+            v, size, s = advance(_one_hot(cands[b - 1][i], size), size, split.steps[q][b], key)
+            mats[b - 1].append(v[:, cands[b][i]])
+            scale += s
+    return _forward(alpha, scale, mats, pos)
+
+
+def _cached_prefix(state: State, player: int, split: _Split, cands, pos, keys: tuple) -> tuple:
+    """``_prefix``, kept while the record's last reshuffle stays the same (``_PREFIXES``)."""
+    key = (id(state._log), split.last_reshuffle, player, keys)
+    found = _PREFIXES.get(key)
+    if found is None or found[0] is not state._log:
+        if len(_PREFIXES) >= 64:
+            _PREFIXES.clear()
+        found = _PREFIXES[key] = (state._log, _prefix(split, cands, pos, list(keys)))
+    return found[1]
+
+
+#: Recent prefixes by (id of the record, where its last reshuffle is, seat, colour keys), each
+#: kept with its record: from one reshuffle to the next only the last pile's steps change.
+_PREFIXES: dict[tuple, tuple] = {}
 
 
 def _forward(alpha: np.ndarray, scale: float, mats: list, pos: list) -> tuple[np.ndarray, float]:
@@ -310,6 +331,12 @@ class Posterior:
         split = _Split(state, player, entries)
         self.others = [q for q in range(state.num_players) if q != player]
         parts = [splits(p, [s[q] for q in self.others]) for p, s in zip(split.pools, split.sizes)]
+        # Per reshuffle and seat: the hands it may hold there, and each split's row in them.
+        cands = [[np.unique(p[:, i]) for i in range(len(self.others))] for p in parts]
+        pos = [
+            np.stack([np.searchsorted(c[i], p[:, i]) for i in range(len(self.others))], axis=1)
+            for c, p in zip(cands, parts)
+        ]
         self.unseen = split.unseen
         self.log_falling = log_falling(split.unseen)
         self.sizes = [split.final[q] for q in self.others]
@@ -322,7 +349,8 @@ class Posterior:
         for owners in self.choices:
             keys = tuple(owners.index(q) if hidden and q in discarded else 0 for q in self.others)
             if keys not in by_keys:
-                by_keys[keys] = _Chain(split, parts, self.others, list(keys), self.final)
+                prefix = _cached_prefix(state, player, split, cands, pos, keys)
+                by_keys[keys] = _Chain(split, cands, pos, list(keys), prefix, self.final)
             self.chains.append(by_keys[keys])
         logs = [chain.log_weight for chain in self.chains]
         best = max(logs)

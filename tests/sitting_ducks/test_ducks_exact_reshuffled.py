@@ -132,3 +132,23 @@ def test_two_to_four_players_are_covered_after_reshuffles():
         for state in game_positions(State, Config(num_players=n, mode=mode), 2, seed=100)["late"]:
             assert reshuffles(state) >= 1
             assert exact.sample(state, state.current_player, np.random.default_rng(0))
+
+
+def test_the_kept_prefix_gives_what_a_fresh_walk_gives():
+    """From one reshuffle to the next the record before the last reshuffle is summed once
+    (``_PREFIXES``); a later position of the same game must weigh its worlds as if walked
+    afresh."""
+    state = played(Config(num_players=4), 3, 0)
+    checked = 0
+    while not state.terminal and checked < 6:
+        state.apply_id(state.legal_move_ids()[0])
+        if not reshuffles(state):
+            continue
+        player = state.current_player
+        kept = reshuffled.Posterior(state, player)
+        reshuffled._PREFIXES.clear()
+        fresh = reshuffled.Posterior(state, player)
+        for a, b in zip(kept.chains, fresh.chains):
+            assert np.allclose(a.cum, b.cum) and a.log_weight == pytest.approx(b.log_weight)
+        checked += 1
+    assert checked == 6
