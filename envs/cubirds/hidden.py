@@ -330,8 +330,8 @@ def sample_hidden(
 
 #: Sample from the exact posterior (:mod:`cardzoo.envs.cubirds.hidden_exact`) where its model
 #: applies (public round-end discards, within its limits); elsewhere the replay below. Off by
-#: default: a first call at a position costs about 6 to 16 ms on average (the replay: 0.2 to
-#: 0.8 ms) and repeated calls 0.25 to 1.6 ms (the replay: 0.13 to 0.5 ms); see that module.
+#: default: a first call at a position costs about 6 to 13 ms on average (the replay: 0.2 to
+#: 0.6 ms) and repeated calls 0.3 to 1.2 ms (the replay: 0.1 to 0.4 ms); see that module.
 EXACT = False
 
 

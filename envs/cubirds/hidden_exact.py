@@ -31,32 +31,36 @@ each segment into its draws uniformly (multivariate hypergeometric) and orders t
 uniformly. Two ways to count, both exact:
 
 - **per seat, with a rejection step** (one draw pile since the last public source, the usual
-  case): each other seat gets its own small programme in which a card of species ``s`` weighs
-  ``tilt[s]`` (the species' share of the pile) instead of the pile's condition. A proposal (every
-  seat drawn from its own programme, ``T[s]`` cards of ``s`` in all) is kept with probability
+  case): each other seat's runs of draws are counted alone, in order
+  (:class:`.hidden_count.SeatChain`), a card of species ``s`` weighing ``tilt[s]`` (the
+  species' share of the pile) instead of the pile's condition. A proposal (every seat drawn
+  from its own chain, ``T[s]`` cards of ``s`` in all) is kept with probability
   ``prod_s h_s(T[s]) / max``, ``h_s(t) = tilt[s]**-t / (avail[s] - t)!``, the maximum taken over
-  every ``T`` with the right total (a knapsack over species), which turns the proposal into the
-  exact distribution. Used when a pilot run (fixed seed) keeps at least ``MIN_KEPT`` of its
-  proposals, or when the joint programme is too large;
+  every ``T`` with the right total (a knapsack over species): this turns the proposal into the
+  exact distribution. Used unless a pilot run (fixed seed) keeps less than ``MIN_KEPT`` of its
+  proposals and the joint programme fits;
 - **joint**: one programme over every box, with each pile's content as a condition.
 
-Not covered (documented, and tested in ``tests/cubirds/test_cubirds_exact_posterior.py``):
-face-down round-end discards (hidden cards feed later piles; :class:`TooLarge` at reading), and
-positions whose programmes exceed ``MAX_STATES`` states or ``MAX_OPTIONS`` enumeration steps, or
-whose rejection step keeps nothing in ``REJECT_TRIES`` rounds. There
+Not covered: face-down round-end discards (hidden cards feed later piles; :class:`TooLarge` at
+reading); positions with more than one pile since the last public source whose joint programme
+exceeds ``MAX_STATES`` states or ``MAX_OPTIONS`` enumeration steps; and single samples whose
+rejection step keeps nothing in ``REJECT_TRIES`` rounds while the joint programme is too large
+(:meth:`ExactModel.sample` returns None). In all these cases
 :func:`cardzoo.envs.cubirds.hidden.sample_hidden` (with ``hidden.EXACT`` on) uses the older,
-inexact replay. A position's model is built once and kept with its replay plan
-(:func:`cardzoo.envs.cubirds.hidden.plan_for`), so repeated calls there only sample.
+inexact replay (``tests/cubirds/test_cubirds_exact_posterior.py``). A position's model is built
+once and kept with its replay plan (:func:`cardzoo.envs.cubirds.hidden.plan_for`), so repeated
+calls there only sample.
 
 Measured (CPU time; 2 cores shared with training runs at a load of about 8, so times are
 inflated; positions every 5 decisions of 6 seeded random games, public discards, the seat in
-turn): a model is built at 90 % of the positions at 2 players (142 of 158), 94 % at 3 (218 of
-233), 89 % at 4 (172 of 193), 70 % at 5 (151 of 216). A first call at a position (building the
-model, or failing to and replaying) costs 7.7 / 6.2 / 11.9 / 15.6 ms on average at 2 / 3 / 4 / 5
-players (up to 96 ms), against 0.21 / 0.23 / 0.47 / 0.75 ms for the replay; repeated calls at
-the same position 0.25 / 0.41 / 1.17 / 1.63 ms on average (99th percentile 0.5 / 3.3 / 13.7 /
-18.1 ms: positions where the rejection step keeps few proposals), against the replay's 0.13 /
-0.14 / 0.37 / 0.51 ms. This is why ``hidden.EXACT`` is off by default.
+turn): a model is built at 99 % of the positions at 2 players (157 of 158), 95 % at 3 (222 of
+233), 90 % at 4 (173 of 193), 78 % at 5 (169 of 216); of 20 samples at each such position, 0.5 %
+(4 players) and 1.6 % (5 players) fell back to the replay. A first call at a position (building
+the model, or failing to and replaying) costs 6.4 / 5.8 / 11.4 / 13.2 ms on average at 2 / 3 / 4
+/ 5 players (up to 92 ms), against 0.21 / 0.27 / 0.52 / 0.56 ms for the replay; repeated calls at
+the same position 0.29 / 0.29 / 0.80 / 1.18 ms on average (99th percentile 1.8 / 1.0 / 7.3 / 15.5
+ms: positions where the rejection step keeps few proposals), against the replay's 0.11 / 0.16 /
+0.38 / 0.43 ms. This is why ``hidden.EXACT`` is off by default.
 """
 
 from __future__ import annotations
@@ -86,7 +90,7 @@ REJECT_TRIES = 200
 #: Proposals of the pilot run that measures how many the rejection step keeps; below this share
 #: the joint programme is tried first.
 PILOT_DRAWS = 16
-MIN_KEPT = 0.6
+MIN_KEPT = 0.4
 
 SPECIES = range(NUM_SPECIES)
 
