@@ -330,8 +330,8 @@ def sample_hidden(
 
 #: Sample from the exact posterior (:mod:`cardzoo.envs.cubirds.hidden_exact`) where its model
 #: applies (public round-end discards, within its limits); elsewhere the replay below. Off by
-#: default: a first call at a position costs about 6 to 13 ms on average (the replay: 0.2 to
-#: 0.6 ms) and repeated calls 0.3 to 1.2 ms (the replay: 0.1 to 0.4 ms); see that module.
+#: default: a first call at a position costs about 4 to 8 ms on average (the replay: 0.2 to
+#: 0.6 ms) and repeated calls 0.3 to 1 ms (the replay: 0.1 to 0.4 ms); see that module.
 EXACT = False
 
 

@@ -56,9 +56,9 @@ inflated; positions every 5 decisions of 6 seeded random games, public discards,
 turn): a model is built at 99 % of the positions at 2 players (157 of 158), 95 % at 3 (222 of
 233), 90 % at 4 (173 of 193), 78 % at 5 (169 of 216); of 20 samples at each such position, 0.5 %
 (4 players) and 1.6 % (5 players) fell back to the replay. A first call at a position (building
-the model, or failing to and replaying) costs 6.4 / 5.8 / 11.4 / 13.2 ms on average at 2 / 3 / 4
-/ 5 players (up to 92 ms), against 0.21 / 0.27 / 0.52 / 0.56 ms for the replay; repeated calls at
-the same position 0.29 / 0.29 / 0.80 / 1.18 ms on average (99th percentile 1.8 / 1.0 / 7.3 / 15.5
+the model, or failing to and replaying) costs 4.4 / 4.5 / 5.6 / 8.3 ms on average at 2 / 3 / 4 /
+5 players (up to 55 ms), against 0.21 / 0.27 / 0.52 / 0.56 ms for the replay; repeated calls at
+the same position 0.27 / 0.30 / 0.47 / 0.95 ms on average (99th percentile 2.2 / 1.3 / 3.9 / 11.1
 ms: positions where the rejection step keeps few proposals), against the replay's 0.11 / 0.16 /
 0.38 / 0.43 ms. This is why ``hidden.EXACT`` is off by default.
 """
@@ -91,6 +91,8 @@ REJECT_TRIES = 200
 #: the joint programme is tried first.
 PILOT_DRAWS = 16
 MIN_KEPT = 0.4
+#: The share of the limits the joint programme gets when the per-seat chains are at hand.
+JOINT_SHARE = 0.25
 
 SPECIES = range(NUM_SPECIES)
 
@@ -232,18 +234,23 @@ class ExactModel:
         self.limits = (max_states, max_options)
         self.seats: list[tuple[list[int], Programme]] | None = None
         self.joint: Programme | None = None
+        self.joint_tried = False
         seats = len(self.piles) == 1 and self.box_size[-1] > 0 and self._build_seats()
         if seats and self._kept_share() >= MIN_KEPT:
             return True
-        if self._build_joint():
+        # With the chains at hand, the joint programme only gets a share of the limits.
+        share = JOINT_SHARE if seats else 1
+        if self._build_joint(share):
             self.seats = None
             return True
         return seats
 
-    def _build_joint(self) -> bool:
-        """One programme over every box, the piles' contents as conditions."""
+    def _build_joint(self, share: float = 1) -> bool:
+        """One programme over every box, the piles' contents as conditions (at most ``share``
+        of the limits; tried once)."""
+        self.joint_tried = True
         joint = Programme(self.box_size, self.box_pile, self.box_label, self.iv_req, self.avail)
-        if not joint.build(*self.limits):
+        if not joint.build(*(int(limit * share) for limit in self.limits)):
             return False
         if not joint.total > 0.0:
             raise ValueError("no world agrees with the log")
@@ -316,7 +323,7 @@ class ExactModel:
                 x = self._sample_seats(rng)
                 if x is not None:
                     return x
-            if self.joint is None and not self._build_joint():
+            if self.joint is None and (self.joint_tried or not self._build_joint()):
                 return None
         return self.joint.sample_counts(rng)
 
