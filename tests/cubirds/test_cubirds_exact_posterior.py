@@ -151,3 +151,25 @@ def test_which_positions_are_exact():
         )
         assert not joint.build(max_options=3)
         assert joint.build()
+
+
+def test_a_sample_the_rejection_step_cannot_give_falls_back_to_the_replay(monkeypatch):
+    # No rejection rounds and no joint programme: the model is built (per-seat chains) but
+    # gives no sample, and determinize then replays; the result is still consistent.
+    monkeypatch.setattr(hidden, "EXACT", True)
+    monkeypatch.setattr(hidden_exact, "MIN_KEPT", 0.0)
+    monkeypatch.setattr(hidden_exact, "REJECT_TRIES", 0)
+    monkeypatch.setattr(hidden_exact.ExactModel, "_build_joint", lambda self, share=1: False)
+    replays = []
+    real = hidden._resample
+    monkeypatch.setattr(hidden, "_resample", lambda plan, rng: replays.append(1) or real(plan, rng))
+    state = State(Config(num_players=3), seed=5)
+    p = state.current_player
+    model = ExactModel(state.log, p, 3)
+    assert model.build() and model.seats is not None
+    assert model.sample(np.random.default_rng(0)) is None
+    hidden._PLANS.clear()
+    sample = state.determinize(p, np.random.default_rng(0))
+    assert hidden.plan_for(state, p).exact_model is not None
+    assert replays == [1]
+    agrees_with_what_was_seen(state, sample, p)
