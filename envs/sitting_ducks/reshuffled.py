@@ -37,7 +37,8 @@ chain forward exactly (``alpha``). The hands now then come one of two ways:
   batches, ``BATCHES``), so the accepted sample is exact.
 
 In hidden mode the colour assignment is drawn first, with its total weight (part of every
-proposal). Positions with more splits (five or six players after a reshuffle) are not covered:
+proposal). Positions with more splits, and five or six players after a reshuffle (``MAX_PLAYERS``:
+they nearly always have far more), are not covered:
 ``sample`` returns None and the replay (``sampling.py``) serves them. Tests:
 ``tests/sitting_ducks/test_ducks_exact_reshuffled.py`` (brute force on tiny positions).
 """
@@ -61,6 +62,9 @@ if TYPE_CHECKING:
 #: The most splits of one reshuffle's ``T_b`` the exact chain takes (its matrices are
 #: splits x splits); a position with more goes to the replay.
 MAX_SPLITS = 1500
+#: Five or six players: a reshuffle's hand multiset nearly always has too many splits, and
+#: the rare exceptions cost up to a few hundred ms to sum; the replay serves them at once.
+MAX_PLAYERS = 4
 #: A draw step of a seat's record (a play step is ``(card, forced masks or None)``).
 DRAW = None
 
@@ -309,7 +313,8 @@ def _forward(alpha: np.ndarray, scale: float, mats: list, pos: list) -> tuple[np
 
 class Posterior:
     """Everything the samples of one position for one seat share (see the module docstring).
-    NotCovered if a reshuffle's multiset has more than ``MAX_SPLITS`` splits."""
+    NotCovered past ``MAX_PLAYERS`` or if a reshuffle's multiset has more than ``MAX_SPLITS``
+    splits."""
 
     __slots__ = (
         "log",
@@ -326,6 +331,8 @@ class Posterior:
     def __init__(self, state: State, player: int) -> None:
         from cardzoo.envs.sitting_ducks.sampling import colour_assignments
 
+        if state.num_players > MAX_PLAYERS:
+            raise NotCovered
         self.log = state._log
         entries = _record(state)
         split = _Split(state, player, entries)
