@@ -291,13 +291,13 @@ class Trainer:
         out: str | os.PathLike,
         resume: bool = False,
         quiet: bool = False,
-        stream: TextIO = sys.stderr,
+        stream: TextIO | None = None,
     ) -> None:
         self.config = config
         self.out = Path(out)
         self.resume = resume
         self.quiet = quiet
-        self.stream = stream
+        self.stream = sys.stderr if stream is None else stream  # the stderr of now, not of import
         self.evals: list[dict[str, Any]] = []
         self.elapsed = 0.0  # wall seconds of training before this process (resume)
         self.next_eval = 0
