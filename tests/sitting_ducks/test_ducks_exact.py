@@ -118,15 +118,21 @@ def test_the_check_rejects_the_replay_sampler():
     assert p_value(worlds, sampled, SAMPLES) < 1e-12
 
 
-def test_determinize_uses_the_exact_sampler_until_the_first_reshuffle():
-    state = case_state("standard", MIXED, 0, 2)
-    player = state.current_player
-    for seed in range(5):
+def assert_determinize_is_the_exact_sample(state: State, player: int, seeds: int = 5) -> None:
+    """``determinize`` returns exactly what the exact sampler draws from the same stream (after
+    the shuffle of the unseen pile order that determinize makes first)."""
+    for seed in range(seeds):
         world = state.determinize(player, np.random.default_rng(seed))
         rng = np.random.default_rng(seed)
         rng.permutation(len(state.deck) - min(state.known_bottom, len(state.deck)))
         owners, hands, draw = exact.sample(state, player, rng)
         assert (world.hands, world.draw, world.colour_owner) == (hands, draw, owners)
+
+
+def test_determinize_uses_the_exact_sampler_until_the_first_reshuffle():
+    state = case_state("standard", MIXED, 0, 2)
+    player = state.current_player
+    assert_determinize_is_the_exact_sample(state, player)
     # The first reshuffle ends it.
     while not any(e[3] is not None for e in state._log[1 : state._log_len]):
         assert exact.applies(state)

@@ -19,7 +19,16 @@ from cardzoo.envs.sitting_ducks import Config, State, exact, reshuffled
 from cardzoo.envs.sitting_ducks.sampling import resample_hidden
 from cardzoo.train.bench_loops import game_positions
 from ducks_exact import exact_posterior
-from test_ducks_exact import _NONE, ALPHA, MIXED, SAMPLES, counts_of, p_value, played
+from test_ducks_exact import (
+    _NONE,
+    ALPHA,
+    MIXED,
+    SAMPLES,
+    assert_determinize_is_the_exact_sample,
+    counts_of,
+    p_value,
+    played,
+)
 
 SMALL = _NONE + ",take_aim:4,shoot:5,line_forward:3"
 SHOOTS12 = _NONE + ",take_aim:2,shoot:7,line_forward:3"  # forced discards after reshuffles
@@ -99,13 +108,7 @@ def test_the_check_rejects_the_replay_after_a_reshuffle():
 def test_determinize_uses_the_exact_sampler_after_a_reshuffle():
     n, mode, deck, seed, decisions, _ = CASES[2]
     state = case_state(n, mode, deck, seed, decisions)
-    player = state.current_player
-    for s in range(5):
-        world = state.determinize(player, np.random.default_rng(s))
-        rng = np.random.default_rng(s)
-        rng.permutation(len(state.deck) - min(state.known_bottom, len(state.deck)))
-        owners, hands, draw = exact.sample(state, player, rng)
-        assert (world.hands, world.draw, world.colour_owner) == (hands, draw, owners)
+    assert_determinize_is_the_exact_sample(state, state.current_player)
 
 
 def test_not_covered_yet_five_and_six_players_after_a_reshuffle():
