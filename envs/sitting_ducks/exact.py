@@ -39,7 +39,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from itertools import combinations_with_replacement
 from math import exp, factorial, log
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from cardzoo.envs.sitting_ducks.data import NUM_KINDS, ORDER_PHASE
@@ -147,21 +147,38 @@ def seat_weights(
     for s, card, forced, _, drawn in entries:
         if s != q:
             continue
-        table = _HANDS[size]
-        if forced is not None:
-            v = v * ((table.kinds & ~forced[mask_key]) == 0)
-        v = v[table.play[card]]
-        size -= 1
+        v, size = play_step(v, size, card, forced, mask_key)
         if drawn >= 0:
-            size += 1
-            padded = np.append(v, 0.0)
-            v = padded[_HANDS[size].draw].sum(axis=0)
-        total = float(v.sum())
-        if total <= 0.0:
-            return v, size, float("-inf")
-        v = v / total
-        scale += log(total)
+            v, size = draw_step(v, size)
+        v, factor = normalised(v)
+        if factor == float("-inf"):
+            return v, size, factor
+        scale += factor
     return v, size, scale
+
+
+def play_step(v: np.ndarray, size: int, card: int, forced: Any, key: int) -> tuple[np.ndarray, int]:
+    """Weights over hands of ``size`` cards (last axis) after playing ``card``: only hands that
+    hold it stay, without it; a forced discard (``forced``: masks by ``key``) first keeps only
+    the hands of unplayable kinds."""
+    table = _HANDS[size]
+    if forced is not None:
+        v = v * ((table.kinds & ~forced[key]) == 0)
+    return v[..., table.play[card]], size - 1
+
+
+def draw_step(v: np.ndarray, size: int) -> tuple[np.ndarray, int]:
+    """Weights over hands of ``size`` cards (last axis) after drawing a card of any kind."""
+    padded = np.concatenate([v, np.zeros((*v.shape[:-1], 1))], axis=-1)
+    return padded[..., _HANDS[size + 1].draw].sum(axis=-2), size + 1
+
+
+def normalised(v: np.ndarray) -> tuple[np.ndarray, float]:
+    """``v`` over its sum and the log of that sum; ``-inf`` (``v`` unchanged) when it is 0."""
+    total = float(v.sum())
+    if total <= 0.0:
+        return v, float("-inf")
+    return v / total, log(total)
 
 
 def _falling(c: np.ndarray, size: int) -> np.ndarray:

@@ -54,6 +54,9 @@ from cardzoo.envs.sitting_ducks.exact import (
     _HANDS,
     _falling,
     _record,
+    draw_step,
+    normalised,
+    play_step,
 )
 
 if TYPE_CHECKING:
@@ -121,21 +124,13 @@ def advance(v: np.ndarray, size: int, steps: list, key: int) -> tuple[np.ndarray
     scale = 0.0
     for step in steps:
         if step is DRAW:
-            size += 1
-            padded = np.concatenate([v, np.zeros((*v.shape[:-1], 1))], axis=-1)
-            v = padded[..., _HANDS[size].draw].sum(axis=-2)
+            v, size = draw_step(v, size)
         else:
-            card, forced = step
-            table = _HANDS[size]
-            if forced is not None:
-                v = v * ((table.kinds & ~forced[key]) == 0)
-            v = v[..., table.play[card]]
-            size -= 1
-        total = float(v.sum())
-        if total <= 0.0:
-            return v, size, float("-inf")
-        v = v / total
-        scale += log(total)
+            v, size = play_step(v, size, *step, key)
+        v, factor = normalised(v)
+        if factor == float("-inf"):
+            return v, size, factor
+        scale += factor
     return v, size, scale
 
 
