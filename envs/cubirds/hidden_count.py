@@ -60,7 +60,8 @@ class Programme:
         self.npiles = npiles if avail is None else len(avail)
         top = sum(box_size) + 1  # a class of merged boxes holds up to all of them
         tilt = tilt or [1.0] * NUM_SPECIES
-        self.tilt_pow = [[t**v for v in range(top)] for t in tilt]
+        #: Per species, the weight of ``v`` cards of it in one class: ``tilt**v / v!``.
+        self.weights = [[t**v * _INV_FACT[v] for v in range(top)] for t in tilt]
         self.tables: list[dict] | None = None
 
     def build(self, max_states: int = MAX_STATES, max_options: int = MAX_OPTIONS) -> bool:
@@ -132,8 +133,15 @@ class Programme:
         s = self.order[k]
         free = self.avail is None
         avail = [1 << 30] * self.npiles if free else [row[s] for row in self.avail]
-        tilt = self.tilt_pow[s]
-
+        weight = self.weights[s]
+        # Per step: its bounds that do not depend on the choices before it (the room of the
+        # later classes of its pile and interval is fixed for this call).
+        steps = []
+        for c, label, req, iv_later, pile_later, j in walk:
+            pile_room = 0 if free else sum(caps[d] for d in pile_later)
+            iv_room = sum(caps[d] for d in iv_later)
+            lo = caps[c] if forced else 0
+            steps.append((c, label, req, pile_room, iv_room, j, lo, caps[c]))
         budget = self._budget
 
         def rec(i: int, w: float) -> None:
@@ -143,20 +151,22 @@ class Programme:
             if i == n:
                 out.append((tuple(x), w))
                 return
-            c, label, req, iv_later, pile_later, j = walk[i]
-            have = iv_sum.get(label, 0)
-            hi = min(caps[c], avail[j] - pile_sum[j])
-            lo = 0 if free else avail[j] - pile_sum[j] - sum(caps[d] for d in pile_later)
+            c, label, req, pile_room, iv_room, j, lo, hi = steps[i]
+            left = avail[j] - pile_sum[j]
+            if left < hi:
+                hi = left
+            if not free and left - pile_room > lo:
+                lo = left - pile_room
+            have = 0
             if req >= 0:
+                have = iv_sum.get(label, 0)
                 hi = min(hi, req - have)
-                lo = max(lo, req - have - sum(caps[d] for d in iv_later))
-            if forced:
-                lo, hi = max(lo, caps[c]), min(hi, caps[c])
-            for v in range(max(lo, 0), hi + 1):
+                lo = max(lo, req - have - iv_room)
+            for v in range(lo, hi + 1):
                 x[c] = v
                 pile_sum[j] += v
                 iv_sum[label] = have + v
-                rec(i + 1, w * _INV_FACT[v] * tilt[v])
+                rec(i + 1, w * weight[v])
                 pile_sum[j] -= v
             iv_sum[label] = have
             x[c] = 0
@@ -235,8 +245,9 @@ class Programme:
 
 class SeatChain:
     """The fillings of one seat's boxes (its runs of unseen draws from one pile, in order) with
-    no pile condition, each card of species ``s`` weighing ``tilt[s]``: the same weights as a
-    :class:`Programme` of those boxes, counted box by box instead. A box's cards of the species
+    no pile condition, each card of species ``s`` in an open interval weighing ``tilt[s]`` (a
+    closed interval's cards weigh 1: their number is fixed, so a tilt there would only scale
+    every filling alike), counted box by box. A box's cards of the species
     whose interval is closed are chosen one species at a time (the state is what each closed
     interval still needs); the rest goes to the species still open there, whose fillings add up
     to ``(sum of their tilts)**m / m!`` (the multinomial theorem) and are split by a
@@ -263,8 +274,39 @@ class SeatChain:
             last = tuple(s for s in closed if b == n - 1 or box_label[b + 1][s] != lab[s])
             weight = sum(tilt[s] for s in opened)
             probs = [tilt[s] / weight for s in opened] if weight > 0 else []
-            self.boxes.append((closed, starts, last, opened, weight, probs))
+            rest = [weight**m * _INV_FACT[m] for m in range(box_size[b] + 1)] if opened else [1.0]
+            self.boxes.append((closed, starts, last, opened, rest, probs))
+        self._room_checks(box_label, req)
         self.memo: dict[tuple, tuple] = {}
+
+    def _room_checks(self, box_label: list[tuple[int, ...]], req: list[int]) -> None:
+        """What the boxes after box ``b`` must still hold (Hall's condition for the windows
+        ``b + 1 .. e``, every one starting right after ``b``): per closed species the room left
+        in its interval (``self.room[b][s]``), and per window end the species whose interval
+        ends in it, the requirement of the intervals lying wholly after ``b`` inside it, and
+        its room (``self.checks[b]``). A state failing them counts 0; pruning it saves time."""
+        n = len(self.box_size)
+        end: list[dict[int, int]] = [{} for _ in range(n)]  # box -> species -> its interval's end
+        for b in range(n - 1, -1, -1):
+            closed, _, last = self.boxes[b][:3]
+            for s in closed:
+                end[b][s] = b if s in last else end[b + 1][s]
+        suffix = list(accumulate(reversed(self.box_size)))[::-1] + [0]
+        self.room = []
+        self.checks = []
+        for b in range(n):
+            closed, _, last = self.boxes[b][:3]
+            going = [s for s in closed if s not in last]
+            self.room.append({s: suffix[b + 1] - suffix[end[b][s] + 1] for s in going})
+            later = [
+                (end[c][s], r) for c in range(b + 1, n) for s, r in self.boxes[c][1]
+            ]  # intervals starting after b: (end, requirement)
+            checks = []
+            for e in sorted({end[b][s] for s in going} | {e for e, _ in later}):
+                species = tuple(s for s in going if end[b][s] <= e)
+                fut = sum(r for f, r in later if f <= e)
+                checks.append((species, fut, suffix[b + 1] - suffix[e + 1]))
+            self.checks.append(checks)
 
     def build(self, max_states: int = CHAIN_STATES, max_options: int = CHAIN_OPTIONS) -> bool:
         """Count; False beyond the limits. ``self.total``: the count."""
@@ -288,7 +330,7 @@ class SeatChain:
         self._budget[0] -= 1
         if self._budget[0] < 0:
             raise TooLarge("states")
-        closed, starts, last, opened, weight, _ = self.boxes[b]
+        closed, starts, last, opened, rest, _ = self.boxes[b]
         need = list(needs)
         for s, r in starts:
             if need[s]:  # the interval before ended short of its requirement
@@ -297,14 +339,17 @@ class SeatChain:
             need[s] = r
         choices, cum, nexts = [], [], []
         total = 0.0
-        for x, w in self._choices(closed, last, need, self.box_size[b]):
+        checks = self.checks[b]
+        for x, w in self._choices(b, closed, last, need):
             m = self.box_size[b] - sum(x)
             if m and not opened:
                 continue
             after = need[:]
             for s, v in zip(closed, x):
                 after[s] -= v
-            w *= weight**m * _INV_FACT[m] * self._count(b + 1, tuple(after))
+            if any(sum(after[s] for s in sp) + fut > room for sp, fut, room in checks):
+                continue
+            w *= rest[m] * self._count(b + 1, tuple(after))
             if w > 0.0:
                 total += w
                 choices.append((x, m))
@@ -313,16 +358,19 @@ class SeatChain:
         self.memo[key] = (total, choices, cum, nexts)
         return total
 
-    def _choices(self, closed: tuple, last: tuple, need: list[int], cap: int) -> list[tuple]:
-        """Counts of the closed species in one box (at most what each needs, exactly that at
-        an interval's last box, at most ``cap`` in all), with their weights."""
+    def _choices(self, b: int, closed: tuple, last: tuple, need: list[int]) -> list[tuple]:
+        """Counts of the closed species in box ``b`` (at most what each needs, exactly that at
+        an interval's last box, at least what the rest of its interval cannot hold, at most
+        the box's room in all), with their weights."""
         out: list[tuple] = [((), 1.0, 0)]
+        cap = self.box_size[b]
+        room = self.room[b]
         for s in closed:
-            lo = need[s] if s in last else 0
+            lo = need[s] if s in last else max(need[s] - room[s], 0)
             grown = []
             for x, w, used in out:
                 for v in range(lo, min(need[s], cap - used) + 1):
-                    grown.append(((*x, v), w * self.tilt[s] ** v * _INV_FACT[v], used + v))
+                    grown.append(((*x, v), w * _INV_FACT[v], used + v))
             self._budget[1] -= len(grown)
             out = grown
         if self._budget[1] < 0:

@@ -258,13 +258,18 @@ class ExactModel:
         return True
 
     def _build_seats(self) -> bool:
-        """One draw pile: a programme per other seat, its cards of species ``s`` weighted by
-        ``tilt[s]`` each (the species' share of the pile) instead of the pile's condition,
-        which a rejection step restores (:meth:`_sample_seats`)."""
-        avail = self.avail[0]
-        total = sum(avail)
-        rest = self.box_size[-1]
-        return self._seat_programmes([a * rest / total for a in avail])
+        """One draw pile: a programme per other seat, each card of species ``s`` it draws in
+        an open interval weighted by ``tilt[s]`` (what is left of ``s`` in the pile once the
+        closed intervals took theirs) instead of the pile's condition, which a rejection step
+        restores (:meth:`_sample_seats`)."""
+        self.closed = [0] * NUM_SPECIES
+        for iv, req in enumerate(self.iv_req):
+            if req > 0:
+                self.closed[self.iv_species[iv]] += req
+        left = [a - c for a, c in zip(self.avail[0], self.closed)]
+        if min(left) < 0:
+            raise ValueError("the lays and flocks took more cards than the pile held")
+        return self._seat_programmes([float(v) for v in left])
 
     def _kept_share(self) -> float:
         """The share of ``PILOT_DRAWS`` proposals the rejection step keeps (a fixed seed, so
@@ -275,7 +280,8 @@ class ExactModel:
     def _seat_programmes(self, tilt: list[float]) -> bool:
         """The programmes of every other seat with this tilt, and the rejection step's bound:
         the largest sum over species of ``log h_s(T_s)`` with ``sum(T)`` = the cards all other
-        seats drew (a knapsack over species)."""
+        seats drew (a knapsack over species; ``T_s`` is at least what the closed intervals of
+        ``s`` took)."""
         self.tilt = tilt
         avail = self.avail[0]
         drawn = sum(avail) - self.box_size[-1]
@@ -283,7 +289,7 @@ class ExactModel:
         best[0] = 0.0
         for s, a in enumerate(avail):
             new = np.full(drawn + 1, -np.inf)
-            for t in range(min(a, drawn) + 1):
+            for t in range(self.closed[s], min(a, drawn) + 1):
                 np.maximum(new[t:], best[: drawn + 1 - t] + self._log_h(s, t), out=new[t:])
             best = new
         self.log_top = float(best[drawn])
@@ -308,10 +314,12 @@ class ExactModel:
         return self.iv_seat[self.seg_ivs[g][0]]
 
     def _log_h(self, s: int, t: int) -> float:
-        a, w = self.avail[0][s], self.tilt[s]
-        if t > a:
+        """``log h_s(t)``: ``tilt[s] ** -(t - closed[s]) / (avail[s] - t)!`` (the cards of the
+        closed intervals weigh 1 in the proposal: their number is fixed)."""
+        a, w, c = self.avail[0][s], self.tilt[s], self.closed[s]
+        if t > a or t < c:
             return -math.inf
-        tilt = 0.0 if t == 0 else (-math.inf if w == 0.0 else -t * math.log(w))
+        tilt = 0.0 if t == c else (-math.inf if w == 0.0 else (c - t) * math.log(w))
         return tilt - math.lgamma(a - t + 1)
 
     def sample_counts(self, rng: np.random.Generator) -> list[list[int]] | None:
