@@ -31,7 +31,9 @@ factorise this way. What the seat knows there still makes the posterior a short 
 pile is the public discard pile, shuffled, and the others' hands at that moment hold a known
 multiset (``reshuffled.py`` works it through); ``sample`` serves those positions too, and
 returns None (the replay of ``sampling.py``, not exact, takes over) where a reshuffle's known
-multiset has too many splits among the other seats (five and six players).
+multiset has too many splits among the other seats: five and six players, unless
+``reshuffled.CROWDED`` is switched on (``crowded.py``; then only where the record allows too
+many).
 """
 
 from __future__ import annotations

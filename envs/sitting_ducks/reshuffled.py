@@ -37,10 +37,14 @@ chain forward exactly (``alpha``). The hands now then come one of two ways:
   batches, ``BATCHES``), so the accepted sample is exact.
 
 In hidden mode the colour assignment is drawn first, with its total weight (part of every
-proposal). Positions with more splits, and five or six players after a reshuffle (``MAX_PLAYERS``:
-they nearly always have far more), are not covered:
-``sample`` returns None and the replay (``sampling.py``) serves them. Tests:
-``tests/sitting_ducks/test_ducks_exact_reshuffled.py`` (brute force on tiny positions).
+proposal). Up to four players (``MAX_PLAYERS``) every split is listed; positions with more than
+``MAX_SPLITS`` are not covered: ``sample`` returns None and the replay (``sampling.py``) serves
+them. Five and six players have millions of splits: when switched on (``CROWDED``, off by
+default for its cost) ``crowded.py`` builds only the splits the record allows and the chain's
+non-zero steps, and sums the hands now with them where they are few (no rejection), else they
+come by the rejection above, kept only where a fixed trial of ``TRIAL`` proposals accepts at
+least ``MIN_ACCEPTANCE`` of them. Tests: ``tests/sitting_ducks/test_ducks_exact_reshuffled.py``
+and ``test_ducks_exact_crowded.py`` (brute force on tiny positions).
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ from math import exp, log
 from typing import TYPE_CHECKING
 
 import numpy as np
+from cardzoo.envs.sitting_ducks.crowded import NotCovered, last_splits
 from cardzoo.envs.sitting_ducks.data import NUM_KINDS
 from cardzoo.envs.sitting_ducks.exact import (
     _HANDS,
@@ -65,15 +70,16 @@ if TYPE_CHECKING:
 #: The most splits of one reshuffle's ``T_b`` the exact chain takes (its matrices are
 #: splits x splits); a position with more goes to the replay.
 MAX_SPLITS = 1500
-#: Five or six players: a reshuffle's hand multiset nearly always has too many splits, and
-#: the rare exceptions cost up to a few hundred ms to sum; the replay serves them at once.
+#: Up to four players every split of a reshuffle's multiset is listed; at five and six it
+#: has millions, and only those the record allows are built (``crowded.py``).
 MAX_PLAYERS = 4
+#: Whether five and six players after a reshuffle are sampled exactly (``crowded.py``). Off by
+#: default: that costs 0.2 to 2 s per new position and covers about a quarter of them (see
+#: the module docstring), where the replay costs a few ms; a caller that needs exact samples
+#: there and determinizes each position many times may switch it on.
+CROWDED = False
 #: A draw step of a seat's record (a play step is ``(card, forced masks or None)``).
 DRAW = None
-
-
-class NotCovered(Exception):
-    """The position has too many splits for the exact chain."""
 
 
 class _Split:
@@ -234,6 +240,7 @@ class _Chain:
             ends.append(advance(_one_hot(cands[-1][i], size), size, split.steps[q][-1], key))
             scale += ends[-1][2]
         self.rows = pos[-1]
+        self.hands = final[0] if final else None
         self.lasts = [] if final else [_Last(v, size, unseen) for v, size, _ in ends]
         if final:  # the hands now summed exactly: weights per way of taking them
             hands, _, pile_log = final
@@ -306,9 +313,66 @@ def _forward(alpha: np.ndarray, scale: float, mats: list, pos: list) -> tuple[np
     return alpha, scale
 
 
+def _listed(state: State, player: int, split: _Split, keyed: list[tuple]) -> dict:
+    """Two to four players: every split of each reshuffle's multiset listed, and per colour
+    keys the last reshuffle's (candidate hands, splits' rows, prefix)."""
+    parts = [splits(p, [s[q] for q in split.others]) for p, s in zip(split.pools, split.sizes)]
+    # Per reshuffle and seat: the hands it may hold there, and each split's row in them.
+    n = len(split.others)
+    cands = [[np.unique(p[:, i]) for i in range(n)] for p in parts]
+    pos = [
+        np.stack([np.searchsorted(c[i], p[:, i]) for i in range(n)], axis=1)
+        for c, p in zip(cands, parts)
+    ]
+    return {
+        keys: ("splits", cands[-1], pos[-1], _cached_prefix(state, player, split, cands, pos, keys))
+        for keys in keyed
+    }
+
+
+def _crowded(split: _Split, keys: tuple[int, ...]) -> tuple | None:
+    """Five and six players: only the splits the record allows (``crowded.py``)."""
+    return last_splits(split, list(keys), advance)
+
+
+def _same_masks(split: _Split, entries: list[tuple], keyed: list[tuple]) -> list[tuple]:
+    """Colour keys that give a seat the same forced-discard masks weigh alike: each becomes
+    the smallest key with the same masks, so each distinct chain is summed once."""
+    canon = []
+    for q in split.others:
+        forced = [f for s, _, f, _, _ in entries if s == q and f is not None]
+        seen: dict[tuple, int] = {}
+        canon.append(
+            {
+                c: seen.setdefault(tuple(f[c] for f in forced), c)
+                for c in range(len(forced[0]) if forced else 0)
+            }
+        )
+    return [tuple(canon[i].get(k, k) for i, k in enumerate(keys)) for keys in keyed]
+
+
+class _NoWorld:
+    """A colour assignment no world explains: weight zero, never drawn."""
+
+    log_weight = float("-inf")
+
+
+class _Summed:
+    """A colour assignment whose hands now were all summed (``crowded.py``): one of them
+    (``hands``: ways x other seats, hand indices) is drawn at once, no rejection."""
+
+    __slots__ = ("hands", "cum", "log_weight")
+
+    def __init__(self, hands: np.ndarray, weights: np.ndarray, log_weight: float) -> None:
+        self.hands = hands
+        self.cum = np.cumsum(weights)
+        self.log_weight = log_weight
+
+
 class Posterior:
     """Everything the samples of one position for one seat share (see the module docstring).
-    NotCovered past ``MAX_PLAYERS`` or if a reshuffle's multiset has more than ``MAX_SPLITS``
+    NotCovered past ``MAX_PLAYERS`` unless ``CROWDED`` (then past ``crowded.MAX_WAYS`` or a
+    trial accepting too rarely), or if a reshuffle's multiset has more than ``MAX_SPLITS``
     splits."""
 
     __slots__ = (
@@ -326,34 +390,41 @@ class Posterior:
     def __init__(self, state: State, player: int) -> None:
         from cardzoo.envs.sitting_ducks.sampling import colour_assignments
 
-        if state.num_players > MAX_PLAYERS:
+        if state.num_players > MAX_PLAYERS and not CROWDED:
             raise NotCovered
         self.log = state._log
         entries = _record(state)
         split = _Split(state, player, entries)
         self.others = [q for q in range(state.num_players) if q != player]
-        parts = [splits(p, [s[q] for q in self.others]) for p, s in zip(split.pools, split.sizes)]
-        # Per reshuffle and seat: the hands it may hold there, and each split's row in them.
-        cands = [[np.unique(p[:, i]) for i in range(len(self.others))] for p in parts]
-        pos = [
-            np.stack([np.searchsorted(c[i], p[:, i]) for i in range(len(self.others))], axis=1)
-            for c, p in zip(cands, parts)
-        ]
         self.unseen = split.unseen
         self.log_falling = log_falling(split.unseen)
         self.sizes = [split.final[q] for q in self.others]
-        self.final = final_splits(split.unseen, self.sizes, len(parts[-1]))
         hidden = state.mode == "hidden"
         discarded = {q for q, _, forced, _, _ in entries if forced is not None}
         self.choices = colour_assignments(state, player)
-        by_keys: dict[tuple[int, ...], _Chain] = {}
-        self.chains: list[_Chain] = []
-        for owners in self.choices:
-            keys = tuple(owners.index(q) if hidden and q in discarded else 0 for q in self.others)
-            if keys not in by_keys:
-                prefix = _cached_prefix(state, player, split, cands, pos, keys)
-                by_keys[keys] = _Chain(split, cands, pos, list(keys), prefix, self.final)
-            self.chains.append(by_keys[keys])
+        keyed = [
+            tuple(owners.index(q) if hidden and q in discarded else 0 for q in self.others)
+            for owners in self.choices
+        ]
+        if state.num_players > MAX_PLAYERS:
+            keyed = _same_masks(split, entries, keyed)
+            lasts = {keys: _crowded(split, keys) for keys in dict.fromkeys(keyed)}
+        else:
+            lasts = _listed(state, player, split, list(dict.fromkeys(keyed)))
+        self.final = None  # five and six players: the hands now summed in crowded.py
+        if state.num_players <= MAX_PLAYERS:
+            before = len(next(iter(lasts.values()))[2])
+            self.final = final_splits(split.unseen, self.sizes, before)
+        by_keys: dict[tuple[int, ...], _Chain | _Summed | _NoWorld] = {}
+        for keys, found in lasts.items():
+            if found is None:
+                by_keys[keys] = _NoWorld()
+            elif found[0] == "hands":
+                by_keys[keys] = _Summed(*found[1:])
+            else:
+                _, cands, pos, prefix = found
+                by_keys[keys] = _Chain(split, [cands], [pos], list(keys), prefix, self.final)
+        self.chains = [by_keys[keys] for keys in keyed]
         logs = [chain.log_weight for chain in self.chains]
         best = max(logs)
         if best == float("-inf"):
@@ -362,6 +433,12 @@ class Posterior:
                 f"saw (turn {state.turn}); the public record cannot be explained (a bug)"
             )
         self.choice_cum = np.cumsum([exp(x - best) for x in logs])
+        if state.num_players > MAX_PLAYERS and any(isinstance(c, _Chain) for c in self.chains):
+            # Rejection can accept rarely with five other seats: a position where a fixed
+            # trial (a function of the position alone) accepts too rarely goes to the replay.
+            trial = self._proposals(np.random.default_rng(0), TRIAL)[2]
+            if trial.mean() < MIN_ACCEPTANCE:
+                raise NotCovered
 
     def draw(self, rng: np.random.Generator) -> tuple[list[int], list[list[int]], list[int]]:
         """Proposals until one is accepted (in batches once a few failed, see ``BATCHES``):
@@ -388,8 +465,8 @@ class Posterior:
         a = int(np.searchsorted(self.choice_cum, u[0] * self.choice_cum[-1], "right"))
         chain = self.chains[a]
         j = int(np.searchsorted(chain.cum, u[1] * chain.cum[-1], "right"))
-        if self.final is not None:
-            return a, self.final[0][j].tolist()
+        if chain.hands is not None:  # the hands now were summed: no rejection
+            return a, chain.hands[j].tolist()
         ids = []
         s = [0] * NUM_KINDS
         log_p = 0.0
@@ -406,8 +483,17 @@ class Posterior:
         return (a, ids) if u[-1] < exp(log_p) else None
 
     def _first_accepted(self, rng: np.random.Generator, k: int) -> tuple | None:
-        """``k`` independent proposals: (assignment, each seat's hand index now) of the first
-        one accepted, or None. A proposal is an assignment, a split at the last reshuffle,
+        """``k`` independent proposals (``_proposals``): (assignment, each seat's hand index
+        now) of the first one accepted, or None."""
+        a, ids, accepted = self._proposals(rng, k)
+        if not accepted.any():
+            return None
+        first = int(np.argmax(accepted))
+        return int(a[first]), ids[first].tolist()
+
+    def _proposals(self, rng: np.random.Generator, k: int) -> tuple:
+        """``k`` independent proposals: their assignments, each seat's hand index now, and
+        whether each is accepted. A proposal is an assignment, a split at the last reshuffle,
         then each seat's hand now from its row; accepted if the hands fit in ``U`` together
         (``prod_k (U_k)_(s_k) / prod_q (U_k)_(H_q[k])``)."""
         m = len(self.others)
@@ -419,8 +505,8 @@ class Posterior:
             sel = np.flatnonzero(a == ai)
             chain = self.chains[ai]
             j = np.searchsorted(chain.cum, u[sel, 1] * chain.cum[-1], "right")
-            if self.final is not None:  # the hands now were summed exactly: no rejection
-                ids[sel], accepted[sel] = self.final[0][j], True
+            if chain.hands is not None:  # the hands now were summed exactly: no rejection
+                ids[sel], accepted[sel] = chain.hands[j], True
                 continue
             rows = chain.rows[j]
             log_p = np.zeros(len(sel))
@@ -433,12 +519,13 @@ class Posterior:
                 log_p -= self.log_falling[_KINDS, counts].sum(axis=1)
             log_p += self.log_falling[_KINDS, np.minimum(s, MAX_TAKEN)].sum(axis=1)
             accepted[sel] = u[sel, -1] < np.exp(log_p)
-        if not accepted.any():
-            return None
-        first = int(np.argmax(accepted))
-        return int(a[first]), ids[first].tolist()
+        return a, ids, accepted
 
 
+#: Five and six players, where the hands now come by rejection: proposals of the fixed trial,
+#: and the share of them that must be accepted (else the replay serves the position).
+TRIAL = 256
+MIN_ACCEPTANCE = 0.02
 #: Proposals per batch: one at a time first (most positions accept at once), then batches.
 BATCHES = (1, 1, 8, 32, 128)
 _KINDS = np.arange(NUM_KINDS)

@@ -1,5 +1,6 @@
 """Resampling what one player cannot see, consistently with the public record (``determinize``
-where the exact samplers decline: after a reshuffle at five or six players, see ``exact.py``).
+where the exact samplers decline: after a reshuffle at five or six players, by default, see
+``exact.py`` and ``reshuffled.CROWDED``).
 
 Hidden from player p: the other hands, the draw pile, and (hidden mode) the others' colours. The
 engine keeps a log of every turn: who played or discarded which card (public), the unplayable

@@ -1,0 +1,95 @@
+"""Five and six players after a reshuffle, sampled exactly (``crowded.py``, opt-in through
+``reshuffled.CROWDED``; issue 16).
+
+Tiny five-player positions one reshuffle in (a 20-card deck of Shoots and Take Aims, forced
+discards in one of them) are solved by brute force (``ducks_exact.py``) and the sampler's
+frequencies compared with a chi-square test, as in ``test_ducks_exact_reshuffled.py``: both
+ways the hands now are drawn (all summed, and by rejection when they are too many to sum).
+The replay fails the same check. On seeded six-player games the sampler covers some
+post-reshuffle positions, gives the same sample to hidden twins, and every sample is a
+world the seat's view allows.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from cardzoo.envs.sitting_ducks import Config, State, crowded, exact, reshuffled
+from cardzoo.envs.sitting_ducks.sampling import resample_hidden
+from cardzoo.train.bench_loops import game_positions
+from ducks_exact import exact_posterior
+from test_ducks_exact import _NONE, ALPHA, SAMPLES, counts_of, p_value, played
+
+DECK = _NONE + ",shoot:13,take_aim:7"
+#: (game seed, random decisions played): five players, one reshuffle in.
+CASES = [(4, 6), (5, 6)]
+
+
+@pytest.fixture(autouse=True)
+def crowded_on(monkeypatch):
+    monkeypatch.setattr(reshuffled, "CROWDED", True)
+    monkeypatch.setattr(exact, "_CACHE", {})
+
+
+def case_state(seed: int, decisions: int) -> State:
+    state = played(Config(num_players=5, action_deck_counts=DECK), seed, decisions)
+    assert any(e[3] is not None for e in state._log[1 : state._log_len])
+    return state
+
+
+@pytest.mark.parametrize(
+    "seed,decisions,summed", [(*CASES[0], True), (*CASES[1], True), (*CASES[1], False)]
+)
+def test_five_players_after_a_reshuffle_match_the_brute_force(monkeypatch, seed, decisions, summed):
+    if not summed:  # too many ways to sum the hands now: they come by rejection
+        monkeypatch.setattr(crowded, "MAX_HAND_WAYS", 1)
+        monkeypatch.setattr(reshuffled, "MIN_ACCEPTANCE", 0.0)
+    state = case_state(seed, decisions)
+    player = state.current_player
+    post = reshuffled.Posterior(state, player)
+    assert all(isinstance(c, reshuffled._Summed) == summed for c in post.chains)
+    worlds = exact_posterior(state, player)
+    assert len(worlds) > 1
+    sampled = counts_of(exact.sample, state, player, seed)
+    assert p_value(worlds, sampled, SAMPLES) > ALPHA
+
+
+def test_the_five_player_cases_have_forced_discards():
+    forced = [e[2] for s, d in CASES for e in case_state(s, d)._log[1:] if e[2] is not None]
+    assert forced
+
+
+def test_the_check_rejects_the_replay_at_five_players():
+    state = case_state(*CASES[0])
+    player = state.current_player
+    worlds = exact_posterior(state, player)
+    sampled = counts_of(resample_hidden, state, player, 0)
+    assert p_value(worlds, sampled, SAMPLES) < 1e-6
+
+
+def test_off_by_default_five_and_six_players_go_to_the_replay(monkeypatch):
+    monkeypatch.setattr(reshuffled, "CROWDED", False)
+    state = case_state(*CASES[0])
+    with pytest.raises(reshuffled.NotCovered):
+        reshuffled.Posterior(state, state.current_player)
+
+
+#: Six-player positions after reshuffles that the exact sampler covers: (game seed, position).
+SIX = [(5, "middle"), (1, "late")]
+
+
+@pytest.mark.parametrize("seed,position", SIX)
+def test_six_players_twins_agree_and_samples_are_consistent(seed, position):
+    state = game_positions(State, Config(num_players=6), 1, seed=seed)[position][0]
+    assert any(e[3] is not None for e in state._log[1 : state._log_len])
+    player = state.current_player
+    first = exact.sample(state, player, np.random.default_rng(3))
+    assert first is not None
+    # A hidden twin (same view, other hidden cards) gets the same sample from the same rng.
+    twin = state.determinize(player, np.random.default_rng(11))
+    assert twin.hands != state.hands
+    assert exact.sample(twin, player, np.random.default_rng(3)) == first
+    for seed in range(20):
+        world = state.determinize(player, np.random.default_rng(seed))
+        assert world.view(player) == state.view(player)
+        assert world.hands[player] == state.hands[player]
