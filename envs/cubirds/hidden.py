@@ -330,8 +330,9 @@ def sample_hidden(
 
 #: Sample from the exact posterior (:mod:`cardzoo.envs.cubirds.hidden_exact`) where its model
 #: applies (public round-end discards, within its limits); elsewhere the replay below. Off by
-#: default: a first call at a position costs about 4 to 8 ms on average (the replay: 0.2 to
-#: 0.6 ms) and repeated calls 0.3 to 1 ms (the replay: 0.1 to 0.4 ms); see that module.
+#: default: a first call at a position costs about 3 to 6 ms on average (the replay: 0.25 to
+#: 0.6 ms); repeated calls cost about what the replay's do (0.14 to 0.7 ms); see that module.
+#: Turning it on is this one line (the tests that need the replay set it off themselves).
 EXACT = False
 
 

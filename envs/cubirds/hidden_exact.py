@@ -32,13 +32,16 @@ uniformly. Two ways to count, both exact:
 
 - **per seat, with a rejection step** (one draw pile since the last public source, the usual
   case): each other seat's runs of draws are counted alone, in order
-  (:class:`.hidden_count.SeatChain`), a card of species ``s`` weighing ``tilt[s]`` (the
-  species' share of the pile) instead of the pile's condition. A proposal (every seat drawn
-  from its own chain, ``T[s]`` cards of ``s`` in all) is kept with probability
-  ``prod_s h_s(T[s]) / max``, ``h_s(t) = tilt[s]**-t / (avail[s] - t)!``, the maximum taken over
-  every ``T`` with the right total (a knapsack over species): this turns the proposal into the
-  exact distribution. Used unless a pilot run (fixed seed) keeps less than ``MIN_KEPT`` of its
-  proposals and the joint programme fits;
+  (:class:`.hidden_count.SeatChain`, which skips the states that Hall's condition on the rest
+  of each interval rules out), a card of species ``s`` in an open interval (drawn since the
+  seat's last lay or flock of ``s``) weighing ``tilt[s]`` instead of the pile's condition:
+  ``tilt[s] = avail[s] - C[s]``, what the pile holds of ``s`` beyond the ``C[s]`` cards the
+  closed intervals of all seats took (their number is fixed, so they weigh 1). A proposal
+  (every seat drawn from its own chain, ``T[s] >= C[s]`` cards of ``s`` in all) is kept with
+  probability ``prod_s h_s(T[s]) / max``, ``h_s(t) = tilt[s]**-(t - C[s]) / (avail[s] - t)!``,
+  the maximum taken over every ``T`` with the right total (a knapsack over species): this
+  turns the proposal into the exact distribution. Used unless a pilot run (fixed seed) keeps
+  less than ``MIN_KEPT`` of its proposals and the joint programme fits;
 - **joint**: one programme over every box, with each pile's content as a condition.
 
 Not covered: face-down round-end discards (hidden cards feed later piles; :class:`TooLarge` at
@@ -51,16 +54,24 @@ inexact replay (``tests/cubirds/test_cubirds_exact_posterior.py``). A position's
 once and kept with its replay plan (:func:`cardzoo.envs.cubirds.hidden.plan_for`), so repeated
 calls there only sample.
 
-Measured (CPU time; 2 cores shared with training runs at a load of about 8, so times are
-inflated; positions every 5 decisions of 6 seeded random games, public discards, the seat in
-turn): a model is built at 99 % of the positions at 2 players (157 of 158), 95 % at 3 (222 of
-233), 90 % at 4 (173 of 193), 78 % at 5 (169 of 216); of 20 samples at each such position, 0.5 %
-(4 players) and 1.6 % (5 players) fell back to the replay. A first call at a position (building
-the model, or failing to and replaying) costs 4.4 / 4.5 / 5.6 / 8.3 ms on average at 2 / 3 / 4 /
-5 players (up to 55 ms), against 0.21 / 0.27 / 0.52 / 0.56 ms for the replay; repeated calls at
-the same position 0.27 / 0.30 / 0.47 / 0.95 ms on average (99th percentile 2.2 / 1.3 / 3.9 / 11.1
-ms: positions where the rejection step keeps few proposals), against the replay's 0.11 / 0.16 /
-0.38 / 0.43 ms. This is why ``hidden.EXACT`` is off by default.
+Measured (CPU time; 2 cores shared with a training run and an evaluation queue at a load of
+about 4 to 6, so times are inflated; positions every 5 decisions of 6 seeded random games,
+public discards, the seat in turn; a first call, then 20 repeated calls; the replay, this model
+and the one before the changes below timed one after the other at each position, in one
+process): a model is built at 99 % of the positions at 2 players (157 of 158), 95 % at 3 (222 of
+233), 90 % at 4 (173 of 193), 78 % at 5 (169 of 216); of the samples at those positions, 2 of
+3,549 at 5 players and none at 2 to 4 fell back to the replay (before: 1, 5, 17 and 52). A
+first call at a position (building the model, or failing to and replaying) costs 2.9 / 3.1 /
+4.9 / 6.1 ms on average at 2 / 3 / 4 / 5 players (before: 3.8 / 4.6 / 7.7 / 8.9 ms; the
+replay: 0.25 / 0.32 / 0.50 / 0.58 ms); repeated calls at the same position 0.14 / 0.23 / 0.56 /
+0.71 ms (before: 0.22 / 0.30 / 0.71 / 1.00 ms; the replay: 0.14 / 0.21 / 0.59 / 0.54 ms). What
+changed: the chains skip states that cannot be completed (about half of them), the joint
+programme computes the bounds of each enumeration once per state, and the tilt above (before:
+``avail[s]`` on every card, closed ones included) keeps more proposals. Repeated calls now
+cost about what the replay's do, but a first call still costs 6 to 12 times the replay's:
+most of it is spent in the chains of seats with many runs of draws after the deal (up to
+about 50 ms at 2 players) and in joint programmes that exceed their limits at 4 and 5 players
+(about 10 ms each, then the replay). This is why ``hidden.EXACT`` is still off by default.
 """
 
 from __future__ import annotations
@@ -236,7 +247,7 @@ class ExactModel:
         self.joint: Programme | None = None
         self.joint_tried = False
         seats = len(self.piles) == 1 and self.box_size[-1] > 0 and self._build_seats()
-        if seats and self._kept_share() >= MIN_KEPT:
+        if seats and (MIN_KEPT <= 0 or self._kept_share() >= MIN_KEPT):
             return True
         # With the chains at hand, the joint programme only gets a share of the limits.
         share = JOINT_SHARE if seats else 1
