@@ -4,24 +4,34 @@
 multiset ``T_b`` among the other seats. With two or three other seats it lists every split of
 ``T_b``; with four or five other seats (five and six players) ``T_b`` holds 14 or 15 cards of
 eight to twelve kinds and has millions of splits, nearly all of which no record allows. This
-module lists only the splits the record allows and the chain's non-zero steps between them:
+module builds only the splits the record allows and the chain's non-zero steps between them:
 
 1. Per other seat, on its own: the hands it may hold at each reshuffle (a sub-multiset of
    ``T_b`` of its hand size) that its record reaches from its deal (forward) and from which it
    can explain its later record (backward, through the last pile's steps too). Measured on
    seeded six-player games this leaves 1 to 70 hands per seat and reshuffle, against 30 to
    230 sub-multisets.
-2. The first reshuffle's splits are built seat by seat from those hands, keeping only the
-   partial splits that still fit in ``T_1``; each carries the product of its seats' ``A_q``.
-3. From the splits at reshuffle ``b`` to those at ``b + 1``, seat by seat again: every split
-   is extended only by the hands its seat's own matrix ``B^b_q`` leaves non-zero and that fit
-   in what is left of ``T_(b+1)``. The pairs are summed per split reached (weights ``alpha``),
-   so the splits at ``b + 1`` are exactly those some allowed split at ``b`` reaches.
+2. From the splits at reshuffle ``b - 1`` (for the first, one empty split) to those at ``b``,
+   seat by seat: every partial split is extended only by the hands its seat's own matrix
+   (``A_q``, ``B^b_q``) leaves non-zero, that fit in what is left of ``T_b`` and that the
+   seats still to come can complete (``_completable``). Partial ways that gave the seats so
+   far the same hands from splits agreeing on the seats still to come are merged (summed),
+   so the step costs about the pairs it keeps, not the splits' product.
+3. The hands now: where the ways are few enough (``MAX_HAND_WAYS``), the last reshuffle's
+   split and the hands now are swept together (``Staged``: states are what is left of ``T``
+   and of ``U`` and the seats still to come), and a draw walks back through the seats: no
+   rejection. Else the split at the last reshuffle is drawn and the hands now come by the
+   rejection of ``reshuffled.py``, kept only where a fixed trial accepts often enough.
 
 The sums are the same as the listing's (a split left out has weight zero), so the sampler
-built on them (``reshuffled.Posterior``: the split at the last reshuffle, then the hands now)
-stays exact. A position whose partial ways pass ``MAX_WAYS`` in one step is declined
-(``NotCovered``) and served by the replay (``sampling.py``).
+stays exact (``tests/sitting_ducks/test_ducks_exact_crowded.py``: brute force on tiny five-
+player positions, both ways of drawing the hands now). A position whose partial ways pass
+``MAX_WAYS`` in one step is declined (``NotCovered``) and served by the replay
+(``sampling.py``). Off by default (``reshuffled.CROWDED``): measured (other jobs on both
+cores, timings inflated, all in one run) on the post-reshuffle positions of 16 seeded random
+games, it covers 5p 26/32, 6p 12/32, 6p hidden 10/32, 6p points 13/34, 6p team 11/32; its
+first call at a position costs a median 0.15 s (5p) to 0.45 s (6p), up to 2 s; a repeated
+call 1.6 to 3.8 ms (median), where the replay costs 6 to 17 ms (median) per call.
 """
 
 from __future__ import annotations
@@ -164,29 +174,86 @@ def _nonzero_pairs(m: np.ndarray, p: np.ndarray, most: int = 0) -> tuple:
     return way, nz_col[starts[p][way] + offset]
 
 
-def _hands_now(seats: list[_Seat], prev: np.ndarray, alpha: np.ndarray, unseen) -> tuple:
-    """The last step summed exactly: from the last reshuffle's splits, every way to give
-    each seat a hand now (``B^E_q`` non-zero) taken from ``U`` without replacement, weighed
-    by ``prod_k (U_k)_(s_k)`` (``s``: the hands' sum) as the rejection path's target. Returns
-    the distinct hands (ways x seats, hand indices) and their weights; NotCovered past
-    ``MAX_WAYS``."""
+class Staged:
+    """The last reshuffle's split and the hands now, summed as a forward sweep over the other
+    seats whose states are (what is left of ``T``, what is left of ``U``, the seats still to
+    come at the reshuffle before); a draw picks a final state and walks back through the
+    seats, each step an edge into the current state (``levels``: per seat the edges' parent
+    state and hand now, sorted by child state with cumulative weights normalised per child,
+    and where each child's edges start). ``cum``: the final states' cumulative weights."""
+
+    __slots__ = ("levels", "cum", "log_weight")
+
+    def __init__(self, levels: list, final: np.ndarray, log_weight: float) -> None:
+        self.levels, self.cum, self.log_weight = levels, np.cumsum(final), log_weight
+
+    def pick(self, state: int, u: list[float]) -> list[int]:
+        """Each other seat's hand index now, from the final ``state`` and one uniform each."""
+        ids = [0] * len(self.levels)
+        for i in range(len(self.levels) - 1, -1, -1):
+            parent, hand, cum, starts = self.levels[i]
+            lo, hi = int(starts[state]), int(starts[state + 1])
+            base = cum[lo - 1] if lo else 0.0
+            e = int(np.searchsorted(cum[lo:hi], base + u[i] * (cum[hi - 1] - base), "right"))
+            e = lo + min(e, hi - lo - 1)
+            ids[i], state = int(hand[e]), int(parent[e])
+        return ids
+
+
+def _staged(seats: list[_Seat], prev: np.ndarray, alpha, pool, unseen) -> tuple:
+    """The last step (see ``Staged``): from the splits at the reshuffle before (``prev``,
+    weights ``alpha``), seat by seat its hand at the last reshuffle (non-zero, fitting in
+    what is left of ``T``, completable) and its hand now (``B^E_q`` non-zero) taken from
+    ``U`` without replacement, weighed by ``prod_k (U_k)_(s_k)`` as the rejection path's
+    target. Returns the levels, the final states' weights and the log of the factors
+    divided out. NotCovered past ``MAX_HAND_WAYS`` edges in one step."""
+    b = len(seats[0].rows) - 1
+    done, radix_t = _completable(seats, b, pool)
+    radix_u = np.cumprod([1] + [c + 1 for c in unseen[:-1]]).astype(np.int64)
     src = np.arange(len(prev))
-    left = np.tile(np.array(unseen, dtype=np.int64), (len(prev), 1))
-    acc = np.zeros((len(prev), 0), dtype=np.int64)
-    w = alpha
+    left_t = np.tile(np.array(pool, dtype=np.int16), (len(prev), 1))
+    left_u = np.tile(np.array(unseen, dtype=np.int64), (len(prev), 1))
+    fwd, scale, levels = alpha, 0.0, []
     for i, seat in enumerate(seats):
-        table = _HANDS[seat.sizes[-1]]
+        m = seat.mats[b] * seat.alive[b][None, :]
         p = prev[src, i]
-        way, col = _nonzero_pairs(seat.last, p, MAX_HAND_WAYS)
-        kinds = table.slot_kind[col]
-        picks = np.prod(left[way[:, None], kinds] - table.slot_rank[col], axis=1)
+        way, g = _nonzero_pairs(m, p, MAX_HAND_WAYS)
+        rest = left_t[way] - _COUNTS[seat.sizes[b]][seat.rows[b][g]]
+        ok = (rest >= 0).all(axis=1)
+        ok[ok] = done[i + 1][rest[ok].astype(np.int64) @ radix_t]
+        way, g, rest = way[ok], g[ok], rest[ok]
+        table = _HANDS[seat.sizes[-1]]
+        way2, h = _nonzero_pairs(seat.last, g, MAX_HAND_WAYS)
+        from_u = left_u[way[way2]]
+        picks = np.prod(
+            from_u[np.arange(len(h))[:, None], table.slot_kind[h]] - table.slot_rank[h], axis=1
+        )
         ok = picks > 0
-        way, col = way[ok], col[ok]
-        left = left[way] - table.counts[col]
-        w = w[way] * picks[ok] * seat.last[p[way], col]
-        acc = np.concatenate([acc[way], col[:, None]], axis=1)
-        acc, w, src, left = _same_state(acc, w, src[way], left, prev[:, i + 1 :])
-    return acc, w
+        way2, h = way2[ok], h[ok]
+        parent = way[way2]
+        w = fwd[parent] * m[p[parent], g[way2]] * seat.last[g[way2], h] * picks[ok]
+        left_t, left_u = rest[way2], from_u[ok] - table.counts[h]
+        key = np.stack([left_t.astype(np.int64) @ radix_t, left_u @ radix_u], axis=1)
+        key = np.concatenate([key, prev[src[parent], i + 1 :]], axis=1)
+        _, first, child = _unique_rows(key)
+        child = child.ravel()
+        fwd = np.bincount(child, weights=w, minlength=len(first))
+        order = np.argsort(child, kind="stable")
+        share = (w / fwd[child])[order]
+        levels.append(
+            (
+                parent[order],
+                h[order],
+                np.cumsum(share),
+                np.searchsorted(child[order], np.arange(len(first) + 1)),
+            )
+        )
+        src, left_t, left_u = src[parent[first]], left_t[first], left_u[first]
+        total = float(fwd.sum())
+        if total <= 0.0:
+            return levels, fwd, float("-inf")
+        fwd, scale = fwd / total, scale + log(total)
+    return levels, fwd, scale
 
 
 def _same_state(acc: np.ndarray, w: np.ndarray, src: np.ndarray, left, suffix) -> tuple:
@@ -194,30 +261,39 @@ def _same_state(acc: np.ndarray, w: np.ndarray, src: np.ndarray, left, suffix) -
     seats still to come (``suffix[src]``) go on alike (what is left is the same too): one
     way each, their weights summed. What they came from is never needed again."""
     key = np.concatenate([acc, suffix[src]], axis=1)
-    _, first, inverse = np.unique(_codes(key), return_index=True, return_inverse=True)
+    _, first, inverse = _unique_rows(key)
     w = np.bincount(inverse.ravel(), weights=w, minlength=len(first))
     return acc[first], w, src[first], left[first]
 
 
-def _codes(rows: np.ndarray) -> np.ndarray:
-    """One int per row of small non-negative ints (mixed radix; 5 columns of < 1000 fit)."""
-    radix = int(rows.max(initial=0)) + 1
-    return rows @ (radix ** np.arange(rows.shape[1], dtype=np.int64))
+def _unique_rows(rows: np.ndarray) -> tuple:
+    """``np.unique`` over rows of non-negative ints (first index, inverse): one int per row
+    (mixed radix) where that fits in 62 bits, else the rows themselves."""
+    radix = [int(r) + 1 for r in rows.max(axis=0, initial=0)]
+    weights, top = [], 1
+    for r in radix:
+        weights.append(top)
+        top *= r
+    if top >= 1 << 62:
+        _, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+    else:
+        codes = rows @ np.array(weights, dtype=np.int64)
+        _, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
+    return None, first, inverse
 
 
 def _merged(acc: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The distinct rows of ``acc`` (small non-negative ints) and their summed weights."""
-    _, first, inverse = np.unique(_codes(acc), return_index=True, return_inverse=True)
+    _, first, inverse = _unique_rows(acc)
     return acc[first], np.bincount(inverse.ravel(), weights=w, minlength=len(first))
 
 
 def last_splits(split: _Split, keys: list[int], advance) -> tuple | None:
     """The record summed up to the last reshuffle under ``keys`` (each seat's forced-discard
-    masks); None if no world explains it. Returns ``("hands", every hands now the record
-    allows (ways x other seats, hand indices), their weights (summing to 1), the log of the
-    total)`` where the last step fits in ``MAX_HAND_WAYS``, else ``("splits", per seat the
-    hands it may hold at the last reshuffle, each split's rows in them, (alpha, log
-    scale))`` for the rejection path. NotCovered past ``MAX_WAYS``."""
+    masks); None if no world explains it. Returns ``("staged", levels, final weights, log
+    scale)`` (``Staged``) where the last step fits in ``MAX_HAND_WAYS``, else ``("splits",
+    per seat the hands it may hold at the last reshuffle, each split's rows in them, (alpha,
+    log scale))`` for the rejection path. NotCovered past ``MAX_WAYS``."""
     try:
         seats = [_Seat(split, q, key, advance) for q, key in zip(split.others, keys)]
     except _Impossible:
@@ -225,20 +301,24 @@ def last_splits(split: _Split, keys: list[int], advance) -> tuple | None:
     scale = sum(seat.scale for seat in seats)
     prev = np.zeros((1, len(seats)), dtype=np.int64)
     alpha = np.ones(1)
-    for b, pool in enumerate(split.pools):
+    for b, pool in enumerate(split.pools[:-1]):
         prev, alpha = _merged(*_extend(prev, alpha, seats, b, pool))
         total = float(alpha.sum())
         if total <= 0.0:
             return None
         alpha, scale = alpha / total, scale + log(total)
-    try:
-        hands, w = _hands_now(seats, prev, alpha, split.unseen)
+    try:  # the last reshuffle's split and the hands now in one sweep, no rejection
+        levels, final, more = _staged(seats, prev, alpha, split.pools[-1], split.unseen)
     except NotCovered:  # too many ways: the hands now come by rejection (reshuffled.py)
-        return "splits", *_rows(seats, prev), (alpha, scale)
-    total = float(w.sum())
-    if total <= 0.0:
+        last = len(split.pools) - 1
+        prev, alpha = _merged(*_extend(prev, alpha, seats, last, split.pools[-1]))
+        total = float(alpha.sum())
+        if total <= 0.0:
+            return None
+        return "splits", *_rows(seats, prev), (alpha / total, scale + log(total))
+    if more == float("-inf"):
         return None
-    return "hands", hands, w / total, scale + sum(s.last_scale for s in seats) + log(total)
+    return "staged", levels, final, scale + more + sum(s.last_scale for s in seats)
 
 
 def _rows(seats: list[_Seat], prev: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:

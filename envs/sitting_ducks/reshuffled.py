@@ -53,7 +53,7 @@ from math import exp, log
 from typing import TYPE_CHECKING
 
 import numpy as np
-from cardzoo.envs.sitting_ducks.crowded import NotCovered, last_splits
+from cardzoo.envs.sitting_ducks.crowded import NotCovered, Staged, last_splits
 from cardzoo.envs.sitting_ducks.data import NUM_KINDS
 from cardzoo.envs.sitting_ducks.exact import (
     _HANDS,
@@ -74,9 +74,9 @@ MAX_SPLITS = 1500
 #: has millions, and only those the record allows are built (``crowded.py``).
 MAX_PLAYERS = 4
 #: Whether five and six players after a reshuffle are sampled exactly (``crowded.py``). Off by
-#: default: that costs 0.2 to 2 s per new position and covers about a quarter of them (see
-#: the module docstring), where the replay costs a few ms; a caller that needs exact samples
-#: there and determinizes each position many times may switch it on.
+#: default: its first call at a position costs 0.1 to 2 s and it covers a third (6p) to four
+#: fifths (5p) of them (``crowded.py`` has the figures), where the replay costs a few ms; a
+#: caller that needs exact samples there and determinizes each position often may switch it on.
 CROWDED = False
 #: A draw step of a seat's record (a play step is ``(card, forced masks or None)``).
 DRAW = None
@@ -357,18 +357,6 @@ class _NoWorld:
     log_weight = float("-inf")
 
 
-class _Summed:
-    """A colour assignment whose hands now were all summed (``crowded.py``): one of them
-    (``hands``: ways x other seats, hand indices) is drawn at once, no rejection."""
-
-    __slots__ = ("hands", "cum", "log_weight")
-
-    def __init__(self, hands: np.ndarray, weights: np.ndarray, log_weight: float) -> None:
-        self.hands = hands
-        self.cum = np.cumsum(weights)
-        self.log_weight = log_weight
-
-
 class Posterior:
     """Everything the samples of one position for one seat share (see the module docstring).
     NotCovered past ``MAX_PLAYERS`` unless ``CROWDED`` (then past ``crowded.MAX_WAYS`` or a
@@ -415,12 +403,12 @@ class Posterior:
         if state.num_players <= MAX_PLAYERS:
             before = len(next(iter(lasts.values()))[2])
             self.final = final_splits(split.unseen, self.sizes, before)
-        by_keys: dict[tuple[int, ...], _Chain | _Summed | _NoWorld] = {}
+        by_keys: dict[tuple[int, ...], _Chain | Staged | _NoWorld] = {}
         for keys, found in lasts.items():
             if found is None:
                 by_keys[keys] = _NoWorld()
-            elif found[0] == "hands":
-                by_keys[keys] = _Summed(*found[1:])
+            elif found[0] == "staged":
+                by_keys[keys] = Staged(*found[1:])
             else:
                 _, cands, pos, prefix = found
                 by_keys[keys] = _Chain(split, [cands], [pos], list(keys), prefix, self.final)
@@ -465,6 +453,8 @@ class Posterior:
         a = int(np.searchsorted(self.choice_cum, u[0] * self.choice_cum[-1], "right"))
         chain = self.chains[a]
         j = int(np.searchsorted(chain.cum, u[1] * chain.cum[-1], "right"))
+        if isinstance(chain, Staged):  # the hands now were summed: no rejection
+            return a, chain.pick(j, u[2:])
         if chain.hands is not None:  # the hands now were summed: no rejection
             return a, chain.hands[j].tolist()
         ids = []
@@ -505,6 +495,11 @@ class Posterior:
             sel = np.flatnonzero(a == ai)
             chain = self.chains[ai]
             j = np.searchsorted(chain.cum, u[sel, 1] * chain.cum[-1], "right")
+            if isinstance(chain, Staged):  # the hands now were summed exactly: no rejection
+                for k, state in zip(sel, j):
+                    ids[k] = chain.pick(int(state), u[k, 2:].tolist())
+                accepted[sel] = True
+                continue
             if chain.hands is not None:  # the hands now were summed exactly: no rejection
                 ids[sel], accepted[sel] = chain.hands[j], True
                 continue

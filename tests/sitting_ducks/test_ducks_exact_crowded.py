@@ -38,16 +38,28 @@ def case_state(seed: int, decisions: int) -> State:
 
 
 @pytest.mark.parametrize(
-    "seed,decisions,summed", [(*CASES[0], True), (*CASES[1], True), (*CASES[1], False)]
+    "seed,decisions,summed,batches",
+    [
+        (*CASES[0], True, None),
+        (*CASES[1], True, None),
+        (*CASES[1], True, (4,)),
+        (*CASES[1], False, None),
+    ],
 )
-def test_five_players_after_a_reshuffle_match_the_brute_force(monkeypatch, seed, decisions, summed):
+def test_five_players_after_a_reshuffle_match_the_brute_force(
+    monkeypatch, seed, decisions, summed, batches
+):
+    """``summed``: the last step swept (``crowded.Staged``), else by rejection; ``batches``:
+    the proposals drawn in batches (the vectorized path)."""
     if not summed:  # too many ways to sum the hands now: they come by rejection
         monkeypatch.setattr(crowded, "MAX_HAND_WAYS", 1)
         monkeypatch.setattr(reshuffled, "MIN_ACCEPTANCE", 0.0)
+    if batches:
+        monkeypatch.setattr(reshuffled, "BATCHES", batches)
     state = case_state(seed, decisions)
     player = state.current_player
     post = reshuffled.Posterior(state, player)
-    assert all(isinstance(c, reshuffled._Summed) == summed for c in post.chains)
+    assert all(isinstance(c, crowded.Staged) == summed for c in post.chains)
     worlds = exact_posterior(state, player)
     assert len(worlds) > 1
     sampled = counts_of(exact.sample, state, player, seed)
