@@ -66,7 +66,7 @@ Sampling, in this order (each stage only if the one before found nothing):
    a world whenever one exists and reads nothing but ``p``'s log. When it has tried every choice
    and found none, the log contradicts itself (a bug): :class:`SamplingError`.
 
-Stage 0 (opt-in, ``EXACT = True``): where it applies, an exact sample from the posterior
+Stage 0 (``EXACT = True``, the default): where it applies, an exact sample from the posterior
 (:mod:`cardzoo.envs.cubirds.hidden_exact`, which defines "exact"); the stages below are not
 exact samplers (their distribution is measurably off on small positions,
 ``tests/cubirds/test_cubirds_exact_posterior.py``).
@@ -329,11 +329,12 @@ def sample_hidden(
 
 
 #: Sample from the exact posterior (:mod:`cardzoo.envs.cubirds.hidden_exact`) where its model
-#: applies (public round-end discards, within its limits); elsewhere the replay below. Off by
-#: default: a first call at a position costs about 3 to 6 ms on average (the replay: 0.25 to
-#: 0.6 ms); repeated calls cost about what the replay's do (0.14 to 0.7 ms); see that module.
-#: Turning it on is this one line (the tests that need the replay set it off themselves).
-EXACT = False
+#: applies (public round-end discards, within its limits); elsewhere the replay below. On by
+#: default since 2026-12-02: exactness is worth a dearer first call at a position (about 3 to
+#: 6 ms on average, the replay's 0.25 to 0.6 ms); repeated calls there cost about what the
+#: replay's do (0.14 to 0.7 ms), see that module. ``False`` gives the replay alone (the tests
+#: that need the replay set it off themselves).
+EXACT = True
 
 
 def exact_model(plan: _Plan, log: list[tuple]) -> ExactModel | None:
