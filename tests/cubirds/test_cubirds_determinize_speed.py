@@ -84,7 +84,7 @@ def test_a_new_log_of_the_same_length_is_not_taken_for_the_old_one():
     assert hidden.plan_for(twin, 0) is not hidden.plan_for(state, 0)
 
 
-def test_only_a_few_plans_are_kept():
+def test_the_plan_cache_is_bounded():
     states = [State(Config(num_players=3), seed=k) for k in range(3 * hidden.PLANS_KEPT)]
     for state in states:
         for p in range(3):
