@@ -173,3 +173,14 @@ def test_a_sample_the_rejection_step_cannot_give_falls_back_to_the_replay(monkey
     assert hidden.plan_for(state, p).exact_model is not None
     assert replays == [1]
     agrees_with_what_was_seen(state, sample, p)
+
+
+def test_determinize_samples_the_exact_posterior_by_default():
+    # The position of the self-test above, through the public call with the default settings:
+    # it must agree with the reference where the replay does not (hidden.EXACT off fails this).
+    state = _small_position(0)
+    p = state.current_player
+    rng = np.random.default_rng(12)
+    ref, _ = reference(state.log, p, 2, rng, SAMPLES, 10**7)
+    got = Counter(world_of(state.determinize(p, rng), p) for _ in range(SAMPLES))
+    assert _worst_p_value(ref, got) > ALPHA
