@@ -45,7 +45,6 @@ from cardzoo.envs.cubirds.data import (
     WIN_TRIPLES,
 )
 from cardzoo.envs.cubirds.game import (
-    DECLINE_DRAW,
     DRAW_PHASE,
     FLOCK_BASE,
     FLOCK_PHASE,
@@ -100,25 +99,33 @@ class CubirdsHeuristic(SeatAgent):
     # -- the agent protocol -----------------------------------------------------------------------
 
     def choose(self, seat: Seat, legal: list[int]) -> int:
-        view = seat.view()
-        player = seat.player
-        ctx = _Context(self, view)
-        if view.phase == LAY_PHASE:
-            scored = [(ctx.lay_value(m), m) for m in legal if m < NUM_LAY_MOVES]
-        elif view.phase == DRAW_PHASE:
-            return TAKE_DRAW if ctx.should_draw() else DECLINE_DRAW
-        elif view.phase == FLOCK_PHASE:
-            hand = list(view.hand)
-            coll = list(view.collections[player])
-            scored = []
-            for m in legal:
-                s = None if m == PASS_FLOCK else m - FLOCK_BASE
-                scored.append((ctx.flock_value(hand, coll, s), m))
-        else:
+        scored = self.move_values(seat.view(), legal)
+        if not scored:
             return legal[0]
         best = max(v for v, _ in scored)
         ties = [m for v, m in scored if v >= best - 1e-9]
         return int(ties[0] if len(ties) == 1 else ties[self.rng.integers(len(ties))])
+
+    def move_values(self, view: Any, legal: list[int]) -> list[tuple[float, int]]:
+        """``(value, move)`` for each legal move of ``view`` (empty when the game is over).
+
+        The one-ply evaluation the agent maximises (the draw decision is scored 1 for the move it
+        takes, 0 for the other); the ``lookahead`` encoder shows it to a policy.
+        """
+        ctx = _Context(self, view)
+        if view.phase == DRAW_PHASE:
+            take = ctx.should_draw()
+            return [(float(take == (m == TAKE_DRAW)), m) for m in legal]
+        if view.phase == LAY_PHASE:
+            return [(ctx.lay_value(m), m) for m in legal if m < NUM_LAY_MOVES]
+        if view.phase == FLOCK_PHASE:
+            hand = list(view.hand)
+            coll = list(view.collections[view.player])
+            return [
+                (ctx.flock_value(hand, coll, None if m == PASS_FLOCK else m - FLOCK_BASE), m)
+                for m in legal
+            ]
+        return []
 
 
 class _Context:

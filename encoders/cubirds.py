@@ -30,8 +30,10 @@ from cardzoo.envs.cubirds.game import (
     LAY_PHASE,
     MOVE_INDEX,
     MOVES,
+    NUM_LAY_MOVES,
     Config,
     State,
+    lay_on_row,
     row_blocks,
 )
 
@@ -198,4 +200,59 @@ def _row_blocks(row: tuple[int, ...]) -> bytes:
     return bytes(piece)
 
 
-ENCODERS = {"default": CubirdsEncoder}
+class CubirdsLookaheadEncoder(CubirdsEncoder):
+    """Opt-in encoder ``"lookahead"`` (version 1): the default pieces, then what each legal move
+    leads to, one ply ahead, for the player to act.
+
+    Why: a policy network cannot easily compute from the row blocks what a lay captures and what it
+    leaves the next player (docs/cubirds_ablations.md: a clone of the heuristic matches only one
+    lay in five). These pieces give it the consequences directly: the cards each lay captures,
+    and the heuristic's one-ply value of every legal move (``CubirdsHeuristic.move_values``:
+    collection progress, expected hand value, the next player's best capture), scaled so that the
+    best move reads ``61`` and each point of value below it costs 2 (floored at 1; 0 = illegal).
+    Both are functions of the acting seat's view; every other seat sees zeros there, as in
+    ``phase``. Computing them costs about one heuristic decision per observation.
+    """
+
+    name = "lookahead"
+    version = "1"
+    #: the encoded value of the best legal move; a legal move reads 1 at worst
+    TOP = 61
+
+    def __init__(self, config: Config) -> None:
+        super().__init__(config)
+        from cardzoo.agents.cubirds_heuristic import CubirdsHeuristic  # agents import encoders
+
+        self._adviser = CubirdsHeuristic(seed=0)  # its values never use its rng
+        self._move_value = self.piece(
+            "move_value",
+            len(MOVES),
+            self.TOP,
+            f"heuristic one-ply value of each of my legal moves: {self.TOP} best, 2 per point less",
+        )
+        self._captures = self.piece(
+            "lay_captures", NUM_LAY_MOVES, TOTAL_CARDS, "cards each legal lay of mine would capture"
+        )
+
+    def encode_into(self, state: State, player: int, buf: bytearray) -> None:
+        super().encode_into(state, player, buf)
+        if state.current_player != player:
+            return
+        legal = state.legal_move_ids()
+        scored = self._adviser.move_values(state.view(player), legal)
+        if not scored:
+            return
+        best = max(v for v, _ in scored)
+        o, top = self._move_value, self.TOP
+        for v, m in scored:
+            buf[o + m] = max(1, top - round(2.0 * (best - v))) if v > best - top else 1
+        if state.phase == LAY_PHASE:
+            o = self._captures
+            hand, rows = state.hands[player], state.rows
+            for m in legal:
+                if m < NUM_LAY_MOVES:
+                    s, r, end = m >> 3, (m >> 1) & 3, m & 1
+                    buf[o + m] = len(lay_on_row(rows[r], s, end, hand[s])[0])
+
+
+ENCODERS = {"default": CubirdsEncoder, "lookahead": CubirdsLookaheadEncoder}
