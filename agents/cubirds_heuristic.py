@@ -169,11 +169,14 @@ class _Context:
             1.0 if known[s] else 1.0 - (1.0 - self.unseen_frac[s]) ** max(u, 0) for s in SPECIES
         ]
         self.row_caps = [row_captures(r) for r in view.rows]
+        self.caps_cache: list[dict[int, int] | None] = [None] * len(view.rows)
 
         others = [view.hand_sizes[q] for q in range(n) if q != me]
         self.opp_cards = sum(others)
         self.hold = agent.HOLD_RISK if min(others) <= 2 else agent.HOLD
         self.cv_cache: dict[tuple[int, ...], float] = {}
+        self.hv_cache: dict[tuple[int, ...], float] = {}
+        self.db_cache: dict[tuple[int, ...], float] = {}
 
     # -- collection and hand values ---------------------------------------------------------------
 
@@ -212,8 +215,13 @@ class _Context:
         return reach**need if self.findable[s] >= need else 0.0
 
     def hand_value(self, hand: list[int], coll: tuple[int, ...]) -> float:
-        expected = [coll[s] + self.expected_banked(s, hand[s]) for s in SPECIES]
-        return self.hold * (self.progress(expected) - self.progress(coll))
+        # Memoised: the lays of one species that capture nothing all leave the same hand.
+        key = (*hand, *coll)
+        v = self.hv_cache.get(key)
+        if v is None:
+            expected = [coll[s] + self.expected_banked(s, hand[s]) for s in SPECIES]
+            v = self.hv_cache[key] = self.hold * (self.progress(expected) - self.progress(coll))
+        return v
 
     # -- decisions --------------------------------------------------------------------------------
 
@@ -259,15 +267,24 @@ class _Context:
                     best = v
         return best
 
+    def caps_without(self, r: int) -> dict[int, int]:
+        """Per species: the best capture in the rows other than ``r`` (built once per row)."""
+        best = self.caps_cache[r]
+        if best is None:
+            best = self.caps_cache[r] = {}
+            for i, caps in enumerate(self.row_caps):
+                if i != r:
+                    for s, k in caps.items():
+                        if k > best.get(s, 0):
+                            best[s] = k
+        return best
+
     def threat(self, r: int, new_row: tuple[int, ...]) -> float:
         """Expected best capture of the next player once row ``r`` becomes ``new_row``."""
-        best: dict[int, int] = {}
-        for i, caps in enumerate(self.row_caps):
-            if i == r:
-                caps = row_captures(new_row)
-            for s, k in caps.items():
-                if k > best.get(s, 0):
-                    best[s] = k
+        best = self.caps_without(r).copy()
+        for s, k in row_captures(new_row).items():
+            if k > best.get(s, 0):
+                best[s] = k
         expected = 0.0
         miss = 1.0
         for k, s in sorted(((k, s) for s, k in best.items()), reverse=True):
@@ -302,6 +319,13 @@ class _Context:
         view = self.view
         if view.draw_size + view.discard_size < 2:
             return self.result_by_collections(coll) - self.cv(coll)
+        key = (*hand, *coll)
+        v = self.db_cache.get(key)
+        if v is None:
+            v = self.db_cache[key] = self._draw_bonus(hand, coll)
+        return v
+
+    def _draw_bonus(self, hand: list[int], coll: tuple[int, ...]) -> float:
         base = self.hand_value(hand, coll)
         bonus = 0.0
         for s in SPECIES:
