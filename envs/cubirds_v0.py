@@ -111,7 +111,7 @@ Options
 Rule options (rules spec §12): ``num_players`` (2), ``first_player`` ("random"),
 ``draw_after_empty_hand`` (False), ``midturn_exhaustion`` ("end_game" | "partial"),
 ``reveal_round_end_discards`` (True), ``flock_step`` ("auto" | "always"), ``max_turns`` (1000). Env
-options: ``encoder`` ("default"), ``render_mode`` (None | "ansi" | "human" | "rgb_array", the last
+options: ``encoder`` ("default" | "lookahead"), ``render_mode`` (None | "ansi" | "human" | "rgb_array", the last
 with the ``render`` extra), ``illegal_action`` ("raise" | "terminate"), ``reward`` ("win_loss" |
 "score"), ``obs_dtype`` ("int8" | "float32"), ``variant`` (None | "online").
 
@@ -128,6 +128,17 @@ draw + discard pile hold fewer than 8 N cards; cards running out mid-turn end th
 tied players all win; hands discarded at round end are public (``reveal_round_end_discards``);
 episodes are truncated after ``max_turns`` completed turns.
 
+Encoder "lookahead" (opt-in)
+----------------------------
+``cubirds_v0.env(encoder="lookahead")`` appends two pieces to the default ones (size
+``286 + 26 N + 139``), filled for the player to act only (zeros for every other seat, like
+``phase``), from its view alone: ``move_value`` (75), the heuristic's one-ply value of each legal
+move (``CubirdsHeuristic.move_values``), 61 for the best and 2 less per point of value below it,
+at least 1 for a legal move, 0 for an illegal one; and ``lay_captures`` (64), the cards each legal
+lay would capture. A policy network cannot easily compute what a lay leads to from the row blocks
+(docs/cubirds_ablations.md); these pieces show it, at the cost of about one heuristic decision
+(about 1 ms) per observation of the player to act.
+
 Version history
 ---------------
 - v0: first release (encoder "default" v1).
@@ -137,6 +148,7 @@ Version history
   seat's own hand; size ``277 + 18 N`` -> ``286 + 26 N``. New rule option ``flock_step``; global
   state (``state()``); ``determinize`` consistent with every unseen draw; ``reward="score"``
   never pays a winner less than a loser.
+- encoder "lookahead" v1 (opt-in): the default pieces plus ``move_value`` and ``lay_captures``.
 """
 
 from __future__ import annotations
