@@ -100,6 +100,9 @@ class TrainConfig:
     warm_start: str = ""
     warm_start_decisions: int = 200_000  # teacher decisions recorded (whole games)
     warm_start_epochs: int = 8
+    # the cloning step size; 0: the PPO learning_rate (a gentle fine-tune wants a small PPO step
+    # but a clone fitted with it underfits)
+    warm_start_lr: float = 0.0
 
     def __post_init__(self) -> None:
         module = load(self.game)  # unknown game: ValueError naming the games
@@ -216,6 +219,7 @@ _FLOAT_RANGES: dict[str, tuple[float, float | None, bool]] = {
     "ent_coef": (0.0, None, False),
     "vf_coef": (0.0, None, False),
     "max_minutes": (0.0, None, False),
+    "warm_start_lr": (0.0, None, False),
 }
 MAX_ROLLOUT = 2**20  # envs * n_steps: the rollout buffer holds this many observations
 MAX_LAYER = 65536
@@ -479,8 +483,8 @@ class Trainer:
             **cfg.options,
         )  # fmt: skip
         report = clone(
-            self.model.policy, demos, cfg.warm_start_epochs, cfg.batch_size, cfg.learning_rate,
-            cfg.vf_coef, cfg.seed,
+            self.model.policy, demos, cfg.warm_start_epochs, cfg.batch_size,
+            cfg.warm_start_lr or cfg.learning_rate, cfg.vf_coef, cfg.seed,
         )  # fmt: skip
         self.actor = actor_from_sb3(self.model.policy)
         self.pool.set_current(self.actor)

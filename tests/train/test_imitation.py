@@ -98,3 +98,29 @@ def test_train_refuses_an_unknown_teacher(tmp_path, capsys):
     )
     assert code == 2
     assert "nobody" in err
+
+
+@pytest.mark.parametrize(("extra", "expected"), [([], 5e-4), (["warm_start_lr=2e-3"], 2e-3)])
+def test_the_clone_is_fitted_with_warm_start_lr_when_set(
+    tmp_path, capsys, monkeypatch, extra, expected
+):
+    """A gentle PPO step need not be the cloning step: warm_start_lr overrides learning_rate."""
+    import cardzoo.train.imitation as imitation
+
+    seen = []
+    real_clone = imitation.clone
+
+    def spy(policy, demos, epochs, batch_size, learning_rate, *rest):
+        seen.append(learning_rate)
+        return real_clone(policy, demos, epochs, batch_size, learning_rate, *rest)
+
+    monkeypatch.setattr(imitation, "clone", spy)
+    sets = ["learning_rate=5e-4", "n_steps=128", "batch_size=64", "warm_start=heuristic",
+            "warm_start_decisions=100", *extra]  # fmt: skip
+    code, _, err = run_cli(
+        ["train", "beasty_bar", "--timesteps", "128", "--envs", "1", "--eval-games", "2",
+         "--out", str(tmp_path / "run"), *[a for s in sets for a in ("--set", s)]],
+        capsys,
+    )  # fmt: skip
+    assert code == 0, err
+    assert seen == [expected]
