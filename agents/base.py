@@ -12,7 +12,8 @@ of a live game that offers only what that seat may know:
   (they depend only on the mover's own cards and the public table);
 - ``seat.determinize(rng)``: a full game state in which everything the seat cannot see has been
   sampled consistently with what it has seen, for look-ahead and search (``State.determinize``);
-- ``seat.move_text(id)``: a move id as rulebook text; ``seat.render()``: the seat's table as text.
+- ``seat.move_text(id)``: a move id as rulebook text; ``seat.render()``: the seat's table as text;
+- ``seat.observe(encoder)``: the seat's observation by another of the game's encoders.
 
 The handle holds no copy of the game (building one costs a few hundred nanoseconds), and the
 engine state is not reachable through its attributes: it lives in a slot whose accessor is
@@ -86,6 +87,18 @@ class Seat:
         Built afresh on each call: keep it for the rest of the decision."""
         return _game(self).view(self.player)
 
+    def observe(self, encoder: Any) -> np.ndarray:
+        """This seat's observation vector by ``encoder``, one of cardzoo's own encoders (built for
+        this game's config), e.g. another encoder than the env's for a policy trained on it.
+
+        Only the library's encoders are accepted: each is tested to read only what the seat may
+        see (the conformance suite resamples every hidden card and requires the same vector)."""
+        from cardzoo.encoders.base import Encoder
+
+        if not (isinstance(encoder, Encoder) and type(encoder).__module__.startswith(_OWN)):
+            raise TypeError(f"observe: expected one of cardzoo's encoders, got {encoder!r}")
+        return encoder.encode(_game(self), self.player)
+
     def legal_move_ids(self) -> list[int]:
         """Ids of the legal moves (ascending; empty unless this seat is to move)."""
         game = _game(self)
@@ -134,6 +147,8 @@ class Seat:
     def __repr__(self) -> str:
         return f"<Seat {self.player} of {_game(self).TITLE}>"
 
+
+_OWN = "cardzoo.encoders."  # the module prefix of the library's encoders
 
 # The game lives in the slot "_game", whose descriptor is taken off the class: only this module
 # can read it, and no attribute lookup on a Seat reaches the engine state.

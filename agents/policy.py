@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 from cardzoo.agents.base import Seat, seat_from
+from cardzoo.envs import load as load_game
 
 #: The ``format`` entry of every checkpoint this version reads and writes.
 CHECKPOINT_FORMAT = "cardzoo-ppo-1"
@@ -277,6 +278,18 @@ class PolicyAgent:
         self.deterministic = deterministic
         self.rng = np.random.default_rng(seed)
         self.name = f"{self.kind}@{self.info.get(self.counter, '?')}"
+        self._spec = spec = load_game(game).GAME
+        self._own_encoder = self.info.get("encoder", spec.default_encoder) != spec.default_encoder
+        self._encoders: dict[Any, Any] = {}  # by the game's config
+
+    def _encoder_for(self, seat: Seat) -> Any:
+        """The checkpoint's encoder for the seat's game config (built once per config)."""
+        config = seat.config
+        key = repr(config)
+        encoder = self._encoders.get(key)
+        if encoder is None:
+            encoder = self._encoders[key] = self._spec.encoders[self.info["encoder"]](config)
+        return encoder
 
     #: What the name says and which field of ``info`` counts the training (subclasses change
     #: them, and ``_load`` and ``_network_input``, for policies saved by other trainers).
@@ -307,6 +320,9 @@ class PolicyAgent:
                 f"{self.info['path']} was trained for {expected} players, not {seat.num_players}"
             )
         mask = np.asarray(action_mask).reshape(1, -1)
+        if seat is not None and self._own_encoder:
+            # trained on another encoder than the env's default: encode the seat's view with it
+            observation = seat.observe(self._encoder_for(seat))
         obs = self._network_input(observation, mask[0])
         if obs.shape != (self.actor.obs_size,):
             raise ValueError(
