@@ -111,9 +111,10 @@ Options
 Rule options (rules spec §12): ``num_players`` (2), ``first_player`` ("random"),
 ``draw_after_empty_hand`` (False), ``midturn_exhaustion`` ("end_game" | "partial"),
 ``reveal_round_end_discards`` (True), ``flock_step`` ("auto" | "always"), ``max_turns`` (1000). Env
-options: ``encoder`` ("default" | "lookahead"), ``render_mode`` (None | "ansi" | "human" | "rgb_array", the last
-with the ``render`` extra), ``illegal_action`` ("raise" | "terminate"), ``reward`` ("win_loss" |
-"score"), ``obs_dtype`` ("int8" | "float32"), ``variant`` (None | "online").
+options: ``encoder`` ("default" | "lookahead"), ``render_mode`` (None | "ansi" | "human" |
+"rgb_array", the last with the ``render`` extra), ``illegal_action`` ("raise" | "terminate"),
+``reward`` ("win_loss" | "score"), ``obs_dtype`` ("int8" | "float32"), ``variant`` (None |
+"online").
 
 Rule decisions
 --------------
