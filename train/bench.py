@@ -13,7 +13,9 @@ What is measured, for every game and player count (docs/benchmark.md has the det
 - ``encoder``: microseconds per observation and per action mask, on 512 consecutive decision
   states of random games;
 - ``determinize``: microseconds per ``state.determinize(current_player, rng)`` at early, middle
-  and late positions of seeded random games (``bench_loops.POSITIONS``);
+  and late positions of seeded random games (``bench_loops.POSITIONS``, calls repeated at each),
+  and *along* those games: one call at every decision, each at a new position, as an agent in a
+  real game makes them (``bench_loops.along_loop``);
 - on the ``env`` row: ``reset()`` and construction time, and the memory one env holds after
   ``G`` random games (1,000 by default; see ``bench_loops.private_bytes``);
 - with ``--peers``: PettingZoo ``leduc_holdem_v4``, ``texas_holdem_v4``, ``connect_four_v3``
@@ -42,11 +44,14 @@ from typing import Any
 
 import numpy as np
 from cardzoo.train.bench_loops import (
+    ALONG,
     POSITIONS,
     Sample,
     aec_loop,
+    along_loop,
     encoder_loop,
     engine_loop,
+    game_moves,
     game_positions,
     play_games,
     private_bytes,
@@ -173,6 +178,7 @@ def _our_tasks(module: ModuleType, n: int) -> list[Task]:
     config = spec.make_config(**options)
     encoder = module.raw_env(**options).encoder
     states = sample_states(spec.state_cls, config, ENCODER_STATES)
+    moves = game_moves(spec.state_cls, config, DETERMINIZE_GAMES)
     positions = game_positions(spec.state_cls, config, DETERMINIZE_GAMES)
 
     def env_run(seconds: float) -> dict[str, Sample]:
@@ -198,8 +204,10 @@ def _our_tasks(module: ModuleType, n: int) -> list[Task]:
         def call(s: Any) -> Any:
             return s.determinize(s.current_player, rng)
 
-        share = seconds / len(positions)
-        return {name: encoder_loop(call, found, share) for name, found in positions.items()}
+        share = seconds / (len(positions) + 1)
+        timed = {name: encoder_loop(call, found, share) for name, found in positions.items()}
+        timed[ALONG] = along_loop(call, spec.state_cls, config, moves, share)
+        return timed
 
     def setup_run(seconds: float) -> dict[str, Sample]:
         env = module.env(**options)
@@ -286,7 +294,7 @@ def _rows(tasks: list[Task], settings: Settings) -> list[dict[str, Any]]:
                 row[f"cpu_{part}_us"] = round(cpu, 3)
         elif api == "determinize":
             row["determinize_games"] = DETERMINIZE_GAMES
-            for part in POSITIONS:
+            for part in (*POSITIONS, ALONG):
                 best, median, cpu = _micros([s[part] for s in task.samples])
                 row[f"{part}_us"] = round(best, 2)
                 row[f"{part}_us_median"] = round(median, 2)
@@ -524,9 +532,9 @@ def check_targets(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             add("env() / raw_env() decisions/s", row, share, ENV_TO_RAW, share >= ENV_TO_RAW,
                 _cpu_share(row, raw))  # fmt: skip
         if api == "determinize":
-            worst = max(row[f"{part}_us"] for part in POSITIONS) / 1000
-            cpu_worst = max(row[f"cpu_{part}_us"] for part in POSITIONS) / 1000
-            add("determinize ms/call, slowest position", row, worst, DETERMINIZE_MS,
+            worst = max(row[f"{part}_us"] for part in (*POSITIONS, ALONG)) / 1000
+            cpu_worst = max(row[f"cpu_{part}_us"] for part in (*POSITIONS, ALONG)) / 1000
+            add("determinize ms/call, slowest position or along a game", row, worst, DETERMINIZE_MS,
                 worst <= DETERMINIZE_MS, cpu_worst)  # fmt: skip
         if api == "env" and row.get("memory_bytes") is not None:
             add("memory per env (kB)", row, row["memory_bytes"] / 1024, MEMORY_LIMIT / 1024,

@@ -120,12 +120,15 @@ def sample_states(state_cls: type, config: Any, count: int = 512, seed: int = 0)
 #: decisions of each seeded random game (its own length; a game cut by its truncation cap counts
 #: up to the cut). tests/conformance/test_determinize.py uses the same shares.
 POSITIONS = {"early": 0.1, "middle": 0.5, "late": 0.9}
+#: The fourth figure of the ``determinize`` row: one call at every decision of the same games
+#: (:func:`along_loop`).
+ALONG = "along"
 
 
-def game_positions(state_cls: type, config: Any, games: int, seed: int = 0) -> dict[str, list[Any]]:
-    """The early, middle and late states (:data:`POSITIONS`) of ``games`` seeded random games
-    (seeds ``seed``, ``seed + 1``, ...), as clones, by position name."""
-    found: dict[str, list[Any]] = {name: [] for name in POSITIONS}
+def game_moves(state_cls: type, config: Any, games: int, seed: int = 0) -> list[list[int]]:
+    """The move ids of ``games`` seeded random games (seeds ``seed``, ``seed + 1``, ...), each
+    played to its end or its truncation cap."""
+    played = []
     for game in range(games):
         pick = random.Random(seed + game).random
         state = state_cls(config, seed=seed + game)
@@ -135,6 +138,15 @@ def game_positions(state_cls: type, config: Any, games: int, seed: int = 0) -> d
             move = legal[int(pick() * len(legal))]
             state.apply_id(move)
             moves.append(move)
+        played.append(moves)
+    return played
+
+
+def game_positions(state_cls: type, config: Any, games: int, seed: int = 0) -> dict[str, list[Any]]:
+    """The early, middle and late states (:data:`POSITIONS`) of ``games`` seeded random games
+    (seeds ``seed``, ``seed + 1``, ...), as clones, by position name."""
+    found: dict[str, list[Any]] = {name: [] for name in POSITIONS}
+    for game, moves in enumerate(game_moves(state_cls, config, games, seed)):
         wanted = {int(share * len(moves)): name for name, share in POSITIONS.items()}
         # Replayed rather than cloned at every move: a long game (Odin's Ravens) has thousands.
         state = state_cls(config, seed=seed + game)
@@ -143,6 +155,40 @@ def game_positions(state_cls: type, config: Any, games: int, seed: int = 0) -> d
                 found[wanted[i]].append(state.clone())
             state.apply_id(move)
     return found
+
+
+def along_loop(
+    call: Callable[[Any], Any],
+    state_cls: type,
+    config: Any,
+    games: list[list[int]],
+    seconds: float,
+    seed: int = 0,
+) -> Sample:
+    """``call(state)`` once at every decision of the given games (``games[i]`` was played from
+    seed ``seed + i``), replayed from their start again and again for about ``seconds``: what
+    an agent pays in a real game, where every call meets a new position and whatever the state
+    keeps between calls is carried along as moves are applied. Only the calls are timed."""
+    calls = passes = 0
+    wall = cpu = 0.0
+    deadline = time.perf_counter() + seconds
+    clock, cpu_clock = time.perf_counter, time.process_time
+    while True:
+        for game, moves in enumerate(games):
+            state = state_cls(config, seed=seed + game)
+            for move in moves:
+                w0, c0 = clock(), cpu_clock()
+                call(state)
+                wall += clock() - w0
+                cpu += cpu_clock() - c0
+                state.apply_id(move)
+            calls += len(moves)
+            if clock() >= deadline:
+                break
+        passes += 1
+        if clock() >= deadline:
+            break
+    return Sample(calls, calls, passes, wall, cpu)
 
 
 def encoder_loop(call: Callable[[Any], Any], states: list[Any], seconds: float) -> Sample:

@@ -207,17 +207,18 @@ def detail_table(rows: list[dict[str, Any]]) -> str:
 
 
 def determinize_table(rows: list[dict[str, Any]]) -> str:
-    """Microseconds per ``determinize`` call at early, middle and late positions: best of the
-    repeats (median, per CPU second)."""
+    """Microseconds per ``determinize`` call at early, middle and late positions (repeated
+    there) and along whole games (one call per decision): best of the repeats (median, per CPU
+    second)."""
     found = [r for r in rows if r["api"] == "determinize"]
     if not found:
         return ""
     lines = [
-        "| env | players | determinize us: early | middle | late | (median: early, middle, late) "
-        "| (per CPU s: early, middle, late) |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| env | players | determinize us: early | middle | late | along a game "
+        "| (median: early, middle, late, along) | (per CPU s: early, middle, late, along) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    parts = ("early", "middle", "late")
+    parts = ("early", "middle", "late", "along")
     for r in found:
         best = " | ".join(_num(r[f"{p}_us"], 1) for p in parts)
         median = ", ".join(_num(r[f"{p}_us_median"], 1) for p in parts)

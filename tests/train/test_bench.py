@@ -18,8 +18,10 @@ from cardzoo.envs.core import LazyGenerator, clone_rng, make_rng
 from cardzoo.train import bench, bench_report
 from cardzoo.train.bench_loops import (
     aec_loop,
+    along_loop,
     encoder_loop,
     engine_loop,
+    game_moves,
     game_positions,
     play_games,
     private_bytes,
@@ -160,6 +162,27 @@ def test_game_positions_are_shares_of_each_game():
     assert not late.terminal and late.determinize(late.current_player, 0).view(
         late.current_player
     ) == late.view(late.current_player)
+
+
+def test_along_loop_calls_once_at_every_decision_of_the_seeded_games():
+    spec = beasty_bar_v0.raw_env().game
+    config = spec.make_config(num_players=2)
+    games = game_moves(spec.state_cls, config, 2, seed=4)
+    seen = []
+    sample = along_loop(lambda s: seen.append(s.render()), spec.state_cls, config, games, 0.0, 4)
+    # the deadline has passed after the first game: one call per decision of it, each at the
+    # position reached by replaying that game's moves from its seed
+    assert sample.steps == sample.decisions == len(seen) == len(games[0]) > 0
+    assert sample.episodes == 1 and 0 < sample.cpu and 0 < sample.wall
+    expected = []
+    for game, moves in enumerate(games[:1]):
+        state = spec.state_cls(config, seed=4 + game)
+        for move in moves:
+            expected.append(state.render())
+            state.apply_id(move)
+    assert seen == expected
+    longer = along_loop(lambda s: None, spec.state_cls, config, games, 0.05, 4)
+    assert longer.steps % sum(map(len, games)) in (0, len(games[0])) and longer.episodes >= 1
 
 
 # -- memory ---------------------------------------------------------------------------------
@@ -303,17 +326,18 @@ def test_run_writes_the_documented_schema(small_report):
     assert env["ratio_to_leduc_env"] is None  # no peers, no ratio
     det = rows[("cardzoo", "beasty_bar_v0", 2, "determinize")]
     assert det["determinize_games"] == bench.DETERMINIZE_GAMES and det["decisions_per_s"] is None
-    for part in ("early", "middle", "late"):
+    for part in ("early", "middle", "late", "along"):
         assert 0 < det[f"{part}_us"] <= det[f"{part}_us_median"] < 10**5
         assert det[f"cpu_{part}_us"] > 0
     kinds = {t["target"]: t for t in report["targets"]}
     assert set(kinds) == {
         "env() / raw_env() decisions/s",
         "memory per env (kB)",
-        "determinize ms/call, slowest position",
+        "determinize ms/call, slowest position or along a game",
     }
-    worst = kinds["determinize ms/call, slowest position"]
-    assert worst["value"] == round(max(det[f"{p}_us"] for p in bench.POSITIONS) / 1000, 3)
+    worst = kinds["determinize ms/call, slowest position or along a game"]
+    parts = (*bench.POSITIONS, "along")
+    assert worst["value"] == round(max(det[f"{p}_us"] for p in parts) / 1000, 3)
     assert worst["bar"] == 0.2
     json.dumps(report)  # JSON-ready as is
 
