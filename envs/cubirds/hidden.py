@@ -275,29 +275,52 @@ class Sample:
     log: list[tuple]
 
 
-#: The replay plans used last, oldest first: (log, its length, player, plan), each with its
-#: exact model once built. A search calls ``determinize`` many times at one position, where
-#: building the model costs ten times a sample; 64 serve searches over many games or seats at
-#: once, as Sitting Ducks Gallery's cache does (about 70-90 kB a plan, measured at 2 and 5
-#: players). Kept here rather than on each state, so that a program holding many states does
-#: not hold their plans too (those many small objects slowed Python's garbage collector).
-_PLANS: list[tuple[list[tuple], int, int, _Plan]] = []
+#: The positions used last, oldest first: (log, its length, player, kept), each with its exact
+#: model once built and its replay plan once needed. A search calls ``determinize`` many times
+#: at one position, where building the model costs ten times a sample; 64 serve searches over
+#: many games or seats at once, as Sitting Ducks Gallery's cache does (about 70-90 kB a plan,
+#: measured at 2 and 5 players). Kept here rather than on each state, so that a program holding
+#: many states does not hold their plans too (those many small objects slowed Python's garbage
+#: collector).
+_PLANS: list[tuple[list[tuple], int, int, _Kept]] = []
 PLANS_KEPT = 64
 
 
-def plan_for(state: State, player: int) -> _Plan:
-    """``player``'s replay plan of ``state.log``, reused while that log is unchanged. A log only
-    grows in place or is replaced by a new list (a new source; a clone copies it), and a kept
-    entry holds its list, so the list and its length say whether a kept plan still fits."""
+def plan_for(state: State, player: int) -> _Kept:
+    """What is kept of ``player``'s view of ``state.log``, reused while that log is unchanged. A
+    log only grows in place or is replaced by a new list (a new source; a clone copies it), and
+    a kept entry holds its list, so the list and its length say whether a kept entry still
+    fits."""
     log, size = state.log, len(state.log)
-    for kept, kept_size, seat, plan in _PLANS:
+    for kept, kept_size, seat, entry in _PLANS:
         if kept is log and kept_size == size and seat == player:
-            return plan
-    plan = _Plan(log, player, state.num_players)
-    _PLANS.append((log, size, player, plan))
+            return entry
+    entry = _Kept(log, player, state.num_players)
+    _PLANS.append((log, size, player, entry))
     if len(_PLANS) > PLANS_KEPT:
         del _PLANS[0]
-    return plan
+    return entry
+
+
+class _Kept:
+    """One seat's view of one log: its exact model (``False`` until built, ``None`` where it
+    does not apply) and its replay plan, each made on first use (the exact model usually
+    serves alone, and the plan costs about a third of a millisecond to read)."""
+
+    __slots__ = ("log", "player", "num_players", "exact_model", "_replay")
+
+    def __init__(self, log: list[tuple], player: int, num_players: int) -> None:
+        self.log = log  # read only at this length: plan_for checks it
+        self.player = player
+        self.num_players = num_players
+        self.exact_model: ExactModel | None | bool = False
+        self._replay: _Plan | None = None
+
+    @property
+    def replay(self) -> _Plan:
+        if self._replay is None:
+            self._replay = _Plan(self.log, self.player, self.num_players)
+        return self._replay
 
 
 def sample_hidden(
@@ -305,22 +328,22 @@ def sample_hidden(
     player: int,
     num_players: int,
     rng: np.random.Generator,
-    plan: _Plan | None = None,
+    kept: _Kept | None = None,
 ) -> Sample:
     """Resample every card ``player`` has not seen, consistently with the whole ``log``.
 
     Tries fast replays, then the exact searches, then the complete search (see the module
     docstring). Raises :class:`SamplingError` if even that finds no world: the log contradicts
-    itself, which is a bug. ``plan``: the log's plan for ``player``, if already built.
+    itself, which is a bug. ``kept``: what is kept of this view of the log, if any.
     """
-    if plan is None:
-        plan = _Plan(log, player, num_players)
-    model = exact_model(plan, log) if EXACT else None
+    if kept is None:
+        kept = _Kept(log, player, num_players)
+    model = exact_model(kept) if EXACT else None
     result = model.sample(rng) if model is not None else None
     if result is None:
-        result = _resample(plan, rng)
+        result = _resample(kept.replay, rng)
     if result is None:
-        result = _complete(plan, rng)
+        result = _complete(kept.replay, rng)
     if result is None:
         raise SamplingError(
             f"no world agrees with what seat {player} has seen (the complete search tried every "
@@ -339,18 +362,18 @@ def sample_hidden(
 EXACT = True
 
 
-def exact_model(plan: _Plan, log: list[tuple]) -> ExactModel | None:
-    """The exact model of ``plan``'s position, built once and kept on the plan; None where it
-    does not apply (face-down round ends) or exceeds its limits."""
-    model = getattr(plan, "exact_model", False)
+def exact_model(kept: _Kept) -> ExactModel | None:
+    """The exact model of ``kept``'s position, built once and kept there; None where it does
+    not apply (face-down round ends) or exceeds its limits."""
+    model = kept.exact_model
     if model is False:
         try:
-            model = ExactModel(log, plan.player, plan.num_players)
+            model = ExactModel(kept.log, kept.player, kept.num_players)
             if not model.build():
                 model = None
         except TooLarge:
             model = None
-        plan.exact_model = model
+        kept.exact_model = model
     return model
 
 

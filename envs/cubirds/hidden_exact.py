@@ -32,7 +32,7 @@ uniformly. Two ways to count, both exact:
 
 - **per seat, with a rejection step** (one draw pile since the last public source, the usual
   case): each other seat's runs of draws are counted alone, in order
-  (:class:`.hidden_count.SeatChain`, which skips the states that Hall's condition on the rest
+  (:class:`.hidden_chain.SeatChain`, which skips the states that Hall's condition on the rest
   of each interval rules out), a card of species ``s`` in an open interval (drawn since the
   seat's last lay or flock of ``s``) weighing ``tilt[s]`` instead of the pile's condition:
   ``tilt[s] = avail[s] - C[s]``, what the pile holds of ``s`` beyond the ``C[s]`` cards the
@@ -90,13 +90,8 @@ from cardzoo.envs.cubirds.data import (
     EV_SOURCE,
     NUM_SPECIES,
 )
-from cardzoo.envs.cubirds.hidden_count import (
-    MAX_OPTIONS,
-    MAX_STATES,
-    Programme,
-    SeatChain,
-    TooLarge,
-)
+from cardzoo.envs.cubirds.hidden_chain import SeatChain
+from cardzoo.envs.cubirds.hidden_count import MAX_OPTIONS, MAX_STATES, Programme, TooLarge
 
 #: Rejection rounds (one draw pile) before the joint programme is used instead.
 REJECT_TRIES = 200

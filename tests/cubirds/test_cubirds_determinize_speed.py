@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from cardzoo.envs.cubirds import hidden, hidden_replay
+from cardzoo.envs.cubirds import hidden, hidden_exact, hidden_replay
 from cardzoo.envs.cubirds.data import EV_BATCH, EV_RESHUFFLE, EV_SOURCE
 from cardzoo.envs.cubirds.game import Config, State
 from cardzoo.train.bench_loops import game_positions
@@ -21,14 +21,17 @@ def _views(state: State) -> tuple:
 
 
 def _count_plans(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the readings of a log for a seat: every position's first call reads it into an
+    exact model (which gives up at once on face-down round ends); the replay plan is read
+    only where the model does not serve."""
     built = [0]
-    real = hidden_replay._Plan.__init__
+    real = hidden_exact.ExactModel.__init__
 
     def counting(self, *args, **kwargs):
         built[0] += 1
         real(self, *args, **kwargs)
 
-    monkeypatch.setattr(hidden_replay._Plan, "__init__", counting)
+    monkeypatch.setattr(hidden_exact.ExactModel, "__init__", counting)
     return built
 
 

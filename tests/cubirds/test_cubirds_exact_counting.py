@@ -13,7 +13,8 @@ import math
 
 import pytest
 from cardzoo.envs.cubirds.game import Config
-from cardzoo.envs.cubirds.hidden_count import Programme, SeatChain
+from cardzoo.envs.cubirds.hidden_chain import SeatChain
+from cardzoo.envs.cubirds.hidden_count import Programme
 from cardzoo.envs.cubirds.hidden_exact import ExactModel
 from cubirds_worlds import random_states
 

@@ -1,0 +1,279 @@
+"""One other seat's runs of unseen draws, counted box by box (:class:`SeatChain`), for Cubirds'
+exact ``determinize`` (:mod:`.hidden_exact`), with what one position counted kept for the next.
+
+The chain is counted from a seat's *latest* box back to its first, so that every state's count
+covers a *prefix* of the seat's boxes (its first boxes up to some point) and the requirements
+still open there. A prefix's structure (per box its size, the closed species with their
+requirements and where their intervals start and end, and the weight of its open species) does
+not change when the seat draws again or lays a species whose interval started later, and that
+is what happens from one position of a game to the next. So the counts are kept in a table
+shared by every chain (:data:`_TABLES`), keyed by an id of the prefix's structure and the state:
+a chain built at a later position computes only the states of the prefixes that changed.
+
+A kept count is a function of its key alone, computed in the same order whoever computes it,
+so a chain built on a full table counts and samples bit for bit like one built on an empty one
+(``tests/cubirds/test_cubirds_chain_reuse.py``). The limits of a build
+(``CHAIN_STATES``, ``CHAIN_OPTIONS``) count every state the chain reaches, kept or not, so
+whether a build fits does not depend on what was kept either.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from itertools import accumulate
+
+import numpy as np
+from cardzoo.envs.cubirds.data import NUM_SPECIES
+from cardzoo.envs.cubirds.hidden_count import _INV_FACT, CHAIN_OPTIONS, CHAIN_STATES, TooLarge
+
+SPECIES = range(NUM_SPECIES)
+
+#: Entries kept in the shared table before a new one is started (a chain keeps the table it
+#: was built on, so dropping the shared one never breaks a kept chain).
+TABLE_KEPT = 60_000
+
+
+class _Tables:
+    """One generation of the shared table: prefix structure -> id; (id, state) -> count and
+    choices; root id -> (states, steps) of its whole chain."""
+
+    def __init__(self) -> None:
+        self.ids: dict[tuple, int] = {}
+        self.memo: dict[tuple, tuple] = {}
+        self.stats: dict[int, tuple[int, int]] = {}
+
+
+_TABLES = _Tables()
+
+
+def clear_tables() -> None:
+    """Start an empty shared table (the tests compare chains built on empty and full ones)."""
+    global _TABLES
+    _TABLES = _Tables()
+
+
+def _tables() -> _Tables:
+    global _TABLES
+    if len(_TABLES.memo) > TABLE_KEPT:
+        _TABLES = _Tables()
+    return _TABLES
+
+
+class SeatChain:
+    """The fillings of one seat's boxes (its runs of unseen draws from one pile, in order) with
+    no pile condition, each card of species ``s`` in an open interval weighing ``tilt[s]`` (a
+    closed interval's cards weigh 1: their number is fixed, so a tilt there would only scale
+    every filling alike). A box's cards of the species whose interval is closed are chosen one
+    species at a time (the state is what each closed interval still needs); the rest goes to the
+    species still open there, whose fillings add up to ``(sum of their tilts)**m / m!`` (the
+    multinomial theorem) and are split by a multinomial draw when sampling.
+
+    Internally the boxes are in reverse order (step ``r`` is box ``n - 1 - r``), see the module
+    docstring."""
+
+    def __init__(
+        self,
+        box_size: list[int],
+        box_label: list[tuple[int, ...]],
+        req: list[int],
+        tilt: list[float],
+    ) -> None:
+        n = len(box_size)
+        sizes = box_size[::-1]
+        labels = box_label[::-1]
+        self.n = n
+        self.box_size = sizes
+        self.tilt = tilt
+        self.boxes = []
+        descs = []
+        for r in range(n):
+            lab = labels[r]
+            closed = tuple(s for s in SPECIES if lab[s] >= 0 and req[lab[s]] >= 0)
+            opened = [s for s in SPECIES if s not in closed]
+            starts = tuple((s, req[lab[s]]) for s in closed if r == 0 or labels[r - 1][s] != lab[s])
+            last = tuple(s for s in closed if r == n - 1 or labels[r + 1][s] != lab[s])
+            weight = sum(tilt[s] for s in opened)
+            probs = [tilt[s] / weight for s in opened] if weight > 0 else []
+            rest = [weight**m * _INV_FACT[m] for m in range(sizes[r] + 1)] if opened else [1.0]
+            self.boxes.append((closed, starts, last, opened, rest, probs))
+            descs.append((sizes[r], closed, starts, last, weight if opened else None))
+        self._room_checks()
+        self.tables = _tables()
+        ids = self.tables.ids
+        self.ids = [0] * (n + 1)
+        self.ids[n] = -1
+        for r in range(n - 1, -1, -1):
+            key = (descs[r], self.ids[r + 1])
+            self.ids[r] = ids.setdefault(key, len(ids))
+        self.memo = self.tables.memo
+
+    def _room_checks(self) -> None:
+        """What the steps after step ``r`` must still hold (Hall's condition for the windows
+        ``r + 1 .. e``, every one starting right after ``r``): per closed species the room left
+        in its interval (``self.room[r][s]``), and per window end the species whose interval
+        ends in it, the requirement of the intervals lying wholly after ``r`` inside it, and
+        its room (``self.checks[r]``). A state failing them counts 0; pruning it saves time.
+        Every step after ``r`` is an earlier box: a prefix's checks depend on it alone."""
+        n = self.n
+        end: list[dict[int, int]] = [{} for _ in range(n + 1)]  # step -> species -> its end
+        for r in range(n - 1, -1, -1):
+            closed, _, last = self.boxes[r][:3]
+            for s in closed:
+                end[r][s] = r if s in last else end[r + 1][s]
+        suffix = list(accumulate(reversed(self.box_size)))[::-1] + [0]
+        self.room = []
+        self.checks = []
+        for r in range(n):
+            closed, _, last = self.boxes[r][:3]
+            going = [s for s in closed if s not in last]
+            self.room.append({s: suffix[r + 1] - suffix[end[r][s] + 1] for s in going})
+            later = [
+                (end[c][s], req) for c in range(r + 1, n) for s, req in self.boxes[c][1]
+            ]  # intervals starting after r: (end, requirement)
+            checks = []
+            for e in sorted({end[r][s] for s in going} | {e for e, _ in later}):
+                species = tuple(s for s in going if end[r][s] <= e)
+                fut = sum(q for f, q in later if f <= e)
+                checks.append((species, fut, suffix[r + 1] - suffix[e + 1]))
+            self.checks.append(checks)
+
+    def build(self, max_states: int = CHAIN_STATES, max_options: int = CHAIN_OPTIONS) -> bool:
+        """Count; False beyond the limits. ``self.total``: the count."""
+        self._limits = (max_states, max_options)
+        root = self.ids[0] if self.n else -1
+        stats = self.tables.stats.get(root)
+        if stats is not None and self.n:
+            if stats[0] > max_states or stats[1] > max_options:
+                return False
+            self.total = self.memo[(root, (0,) * NUM_SPECIES)][0]
+            return True
+        self._seen: set[tuple] = set()
+        self._states = 0
+        self._steps = 0
+        try:
+            self.total = self._value(0, (0,) * NUM_SPECIES)
+        except TooLarge:
+            return False
+        finally:
+            del self._seen
+        if self.n:
+            self.tables.stats[root] = (self._states, self._steps)
+        return True
+
+    def _value(self, r: int, needs: tuple[int, ...]) -> float:
+        """Weight of every way to fill steps ``r..`` (boxes ``0 .. n - 1 - r``) given what the
+        closed intervals still need (intervals starting at ``r`` not yet entered). A state
+        reached for the first time by this build counts towards its limits, kept or not."""
+        if r == self.n:
+            return 1.0 if not any(needs) else 0.0
+        key = (self.ids[r], needs)
+        entry = self.memo.get(key)
+        if key not in self._seen:
+            self._seen.add(key)
+            self._states += 1
+            if self._states > self._limits[0]:
+                raise TooLarge("states")
+            if entry is None:
+                entry = self._count(r, needs)
+                self.memo[key] = entry
+            else:
+                for kid in entry[5]:
+                    self._value(r + 1, kid)
+            self._steps += entry[4]
+            if self._steps > self._limits[1]:
+                raise TooLarge("options")
+        return entry[0]
+
+    def _count(self, r: int, needs: tuple[int, ...]) -> tuple:
+        """The entry of a state: (weight, choices, their cumulative weights, the states they
+        lead to, the enumeration steps taken, every state reached from it)."""
+        closed, starts, last, opened, rest, _ = self.boxes[r]
+        need = list(needs)
+        for s, q in starts:
+            if need[s]:  # the interval before ended short of its requirement
+                return (0.0, [], [], [], 0, [])
+            need[s] = q
+        choices, cum, nexts, kids = [], [], [], []
+        total = 0.0
+        checks = self.checks[r]
+        options, steps = self._choices(r, closed, last, need)
+        for x, w in options:
+            m = self.box_size[r] - sum(x)
+            if m and not opened:
+                continue
+            after = need[:]
+            for s, v in zip(closed, x):
+                after[s] -= v
+            if any(sum(after[s] for s in sp) + fut > room for sp, fut, room in checks):
+                continue
+            nxt = tuple(after)
+            kids.append(nxt)
+            w *= rest[m] * self._value(r + 1, nxt)
+            if w > 0.0:
+                total += w
+                choices.append((x, m))
+                cum.append(total)
+                nexts.append(nxt)
+        return (total, choices, cum, nexts, steps, kids)
+
+    def _choices(
+        self, r: int, closed: tuple, last: tuple, need: list[int]
+    ) -> tuple[list[tuple], int]:
+        """Counts of the closed species at step ``r`` (at most what each needs, exactly that at
+        an interval's last box, at least what the rest of its interval cannot hold, at most
+        the box's room in all, and the box's room exactly when no species is open there), with
+        their weights, in lexicographic order; and the enumeration steps taken. Bounds on the
+        species still to choose prune the enumeration (a box after the deal may close all
+        eight species)."""
+        cap = self.box_size[r]
+        room = self.room[r]
+        k = len(closed)
+        lo = [need[s] if s in last else max(need[s] - room[s], 0) for s in closed]
+        hi = [min(need[s], cap) for s in closed]
+        if any(a > z for a, z in zip(lo, hi)):
+            return [], 1
+        lo_rest = list(accumulate(reversed(lo), initial=0))[::-1]
+        hi_rest = list(accumulate(reversed(hi), initial=0))[::-1]
+        fill = not self.boxes[r][3]  # no open species: the closed ones fill the box
+        if lo_rest[0] > cap or (fill and hi_rest[0] < cap):
+            return [], 1
+        out: list[tuple] = []
+        x = [0] * k
+        steps = 0
+
+        def rec(i: int, used: int, w: float) -> None:
+            nonlocal steps
+            steps += 1
+            if i == k:
+                out.append((tuple(x), w))
+                return
+            first = lo[i]
+            if fill:
+                first = max(first, cap - used - hi_rest[i + 1])
+            for v in range(first, min(hi[i], cap - used - lo_rest[i + 1]) + 1):
+                x[i] = v
+                rec(i + 1, used + v, w * _INV_FACT[v])
+
+        rec(0, 0, 1.0)
+        return out, steps
+
+    def sample_counts(self, rng: np.random.Generator) -> list[list[int]]:
+        """Per box (in the seat's order), its cards per species, drawn from the counts."""
+        out = []
+        needs = (0,) * NUM_SPECIES
+        u = rng.random(self.n).tolist()
+        memo, ids = self.memo, self.ids
+        for r, (closed, _, _, opened, _, probs) in enumerate(self.boxes):
+            _, choices, cum, nexts = memo[(ids[r], needs)][:4]
+            j = min(bisect_right(cum, u[r] * cum[-1]), len(choices) - 1)
+            x, m = choices[j]
+            counts = [0] * NUM_SPECIES
+            for s, v in zip(closed, x):
+                counts[s] = v
+            if m:
+                for s, v in zip(opened, rng.multinomial(m, probs).tolist()):
+                    counts[s] = v
+            out.append(counts)
+            needs = nexts[j]
+        out.reverse()
+        return out

@@ -1,0 +1,87 @@
+"""Cubirds' seat chains reuse what earlier positions counted (issue 16, :mod:`.hidden_chain`):
+a chain built on the shared table that a game's earlier positions filled must count, fit its
+limits and sample exactly like one built on an empty table, at every position along random
+games. A kept count filed under the wrong key (a prefix structure that leaves out something its
+counts depend on) makes the two differ."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from cardzoo.envs.cubirds import hidden, hidden_chain
+from cardzoo.envs.cubirds.game import Config
+from cardzoo.envs.cubirds.hidden_chain import SeatChain
+from cardzoo.envs.cubirds.hidden_exact import ExactModel, TooLarge
+from cubirds_worlds import random_states
+
+
+def _chains(model: ExactModel) -> list[tuple]:
+    """The arguments of every other seat's chain at this position, with the model's tilt."""
+    model._boxes()
+    closed = [0] * 8
+    for iv, req in enumerate(model.iv_req):
+        if req > 0:
+            closed[model.iv_species[iv]] += req
+    tilt = [float(max(a - c, 0)) for a, c in zip(model.avail[-1], closed)]
+    out = []
+    for q in range(model.num_players):
+        boxes = [g for g in range(len(model.seg_size)) if model.open[q] and model._seat(g) == q]
+        if boxes:
+            sizes = [model.box_size[g] for g in boxes]
+            labels = [model.box_label[g] for g in boxes]
+            out.append((sizes, labels, model.iv_req, tilt))
+    return out
+
+
+def _samples(chain: SeatChain) -> list:
+    rng = np.random.default_rng(11)
+    return [chain.sample_counts(rng) for _ in range(5)]
+
+
+@pytest.mark.parametrize("n", [2, 3, 5])
+def test_a_chain_on_a_full_table_is_a_chain_on_an_empty_one(n):
+    hidden_chain.clear_tables()
+    compared = reused = 0
+    for state in random_states(n, 2, every=1, config=Config(num_players=n)):
+        if state.terminal:
+            continue
+        try:
+            model = ExactModel(state.log, state.current_player, n)
+        except TooLarge:
+            continue
+        for args in _chains(model):
+            warm = SeatChain(*args)
+            fresh_ids = len(warm.tables.ids)
+            ok = warm.build()
+            reused += len(warm.tables.ids) == fresh_ids and ok
+            saved = hidden_chain._TABLES
+            hidden_chain.clear_tables()
+            cold = SeatChain(*args)
+            assert cold.build() == ok
+            if ok:
+                assert warm.total == cold.total  # bit for bit
+                if warm.total > 0.0:  # (a tilt of 0 on every open species can leave none)
+                    assert _samples(warm) == _samples(cold)
+            # The limits count what the chain reaches, kept or not.
+            for limit in (3, 10, 40):
+                small = SeatChain(*args).build(max_states=limit)
+                hidden_chain._TABLES = saved
+                assert SeatChain(*args).build(max_states=limit) == small
+                hidden_chain.clear_tables()
+            hidden_chain._TABLES = saved
+            compared += 1
+    assert compared >= 30
+    assert reused >= 5  # the table served whole chains, not only parts
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_determinize_along_a_game_does_not_depend_on_what_was_kept(n):
+    for state in random_states(n, 7, every=3, config=Config(num_players=n)):
+        if state.terminal:
+            continue
+        p = state.current_player
+        warm = state.determinize(p, np.random.default_rng(3))
+        hidden._PLANS.clear()
+        hidden_chain.clear_tables()
+        cold = state.determinize(p, np.random.default_rng(3))
+        assert [warm.view(q) for q in range(n)] == [cold.view(q) for q in range(n)]
