@@ -53,11 +53,11 @@ from math import exp, log
 from typing import TYPE_CHECKING
 
 import numpy as np
+from cardzoo.envs.sitting_ducks import now
 from cardzoo.envs.sitting_ducks.crowded import NotCovered, Staged, last_splits
 from cardzoo.envs.sitting_ducks.data import NUM_KINDS
 from cardzoo.envs.sitting_ducks.exact import (
     _HANDS,
-    _falling,
     _record,
     draw_step,
     normalised,
@@ -140,11 +140,7 @@ def advance(v: np.ndarray, size: int, steps: list, key: int) -> tuple[np.ndarray
     return v, size, scale
 
 
-#: A hand's counts in base 4 (no hand holds more than 3 of a kind): its key.
-_BASE = 4 ** np.arange(NUM_KINDS, dtype=np.int64)
-#: Per hand size: the hands' keys sorted, and the hand index behind each.
-_KEYS = [np.argsort(t.counts @ _BASE) for t in _HANDS]
-_SORTED = [(t.counts @ _BASE)[order] for t, order in zip(_HANDS, _KEYS)]
+_BASE, _KEYS, _SORTED = now.BASE, now.KEYS, now.SORTED
 #: The most (partial splits x hands) one step of ``splits`` may build.
 MAX_PAIRS = 60_000
 
@@ -210,20 +206,6 @@ def final_splits(unseen: list[int], sizes: list[int], before: int) -> tuple | No
 MAX_CELLS = 600_000
 
 
-class _Last:
-    """One seat's last step given its hand ``G`` at the last reshuffle (one row per candidate
-    ``G``): its hand now drawn from ``B(G, .) * (U)_H`` (``cum``, per row); ``norm[G]`` is the
-    row's total."""
-
-    __slots__ = ("size", "cum", "norm")
-
-    def __init__(self, b: np.ndarray, size: int, unseen: np.ndarray) -> None:
-        self.size = size
-        w = b * _falling(unseen, size)
-        self.norm = w.sum(axis=1)
-        self.cum = np.cumsum(w, axis=1)
-
-
 class _Chain:
     """Per colour assignment: the split at the last reshuffle (cumulative weights ``cum`` over
     its splits, ``rows``: each seat's candidate row), then each other seat's ``_Last``, or the
@@ -241,17 +223,20 @@ class _Chain:
             scale += ends[-1][2]
         self.rows = pos[-1]
         self.hands = final[0] if final else None
-        self.lasts = [] if final else [_Last(v, size, unseen) for v, size, _ in ends]
+        self.lasts = [] if final else [now.LastStep(v, size, unseen) for v, size, _ in ends]
         if final:  # the hands now summed exactly: weights per way of taking them
             hands, _, pile_log = final
             step = np.exp(pile_log - pile_log.max())[None, :]
             for i, (v, _, _) in enumerate(ends):
                 step = step * v[np.ix_(pos[-1][:, i], hands[:, i])]
             w, deals = alpha @ step, float(pile_log.max())
-        else:
-            w, deals = alpha, 0.0
+        else:  # the hands now by rejection (``now.py``): each seat's bound, the deals' ways
+            w = alpha
             for i, last in enumerate(self.lasts):
-                w = w * last.norm[pos[-1][:, i]]
+                w = w * last.bound[pos[-1][:, i]]
+            extra = now.log_deal(self.lasts, pos[-1], int(unseen.sum()))
+            deals = float(extra.max())
+            w = w * np.exp(extra - deals)
         total = float(w.sum())
         self.cum = np.cumsum(w)
         self.log_weight = scale + log(total) + deals if total > 0 else float("-inf")
@@ -449,28 +434,16 @@ class Posterior:
 
     def _one(self, rng: np.random.Generator) -> tuple | None:
         """One proposal as in ``_first_accepted``, without the arrays' overhead."""
-        u = rng.random(len(self.others) + 3).tolist()
-        a = int(np.searchsorted(self.choice_cum, u[0] * self.choice_cum[-1], "right"))
+        u = rng.random(now.uniforms(len(self.others)) + 2).tolist()
+        a = int(np.searchsorted(self.choice_cum, u.pop() * self.choice_cum[-1], "right"))
         chain = self.chains[a]
-        j = int(np.searchsorted(chain.cum, u[1] * chain.cum[-1], "right"))
+        j = int(np.searchsorted(chain.cum, u.pop() * chain.cum[-1], "right"))
         if isinstance(chain, Staged):  # the hands now were summed: no rejection
-            return a, chain.pick(j, u[2:])
+            return a, chain.pick(j, u)
         if chain.hands is not None:  # the hands now were summed: no rejection
             return a, chain.hands[j].tolist()
-        ids = []
-        s = [0] * NUM_KINDS
-        log_p = 0.0
-        for i, (last, row) in enumerate(zip(chain.lasts, chain.rows[j].tolist())):
-            cum = last.cum[row]
-            h = int(np.searchsorted(cum, u[2 + i] * cum[-1], "right"))
-            ids.append(h)
-            for k in set(hand := _HANDS[last.size].hands[h]):
-                s[k] += hand.count(k)
-                log_p -= self.log_falling[k, hand.count(k)]
-        for k in range(NUM_KINDS):
-            if s[k]:
-                log_p += self.log_falling[k, s[k]]
-        return (a, ids) if u[-1] < exp(log_p) else None
+        ids = now.propose_one(chain.lasts, chain.rows[j].tolist(), self.unseen, self.log_falling, u)
+        return None if ids is None else (a, ids)
 
     def _first_accepted(self, rng: np.random.Generator, k: int) -> tuple | None:
         """``k`` independent proposals (``_proposals``): (assignment, each seat's hand index
@@ -484,13 +457,13 @@ class Posterior:
     def _proposals(self, rng: np.random.Generator, k: int) -> tuple:
         """``k`` independent proposals: their assignments, each seat's hand index now, and
         whether each is accepted. A proposal is an assignment, a split at the last reshuffle,
-        then each seat's hand now from its row; accepted if the hands fit in ``U`` together
-        (``prod_k (U_k)_(s_k) / prod_q (U_k)_(H_q[k])``)."""
+        then each seat's hand now from its row (``now.py``)."""
         m = len(self.others)
-        u = rng.random((k, m + 3))
+        u = rng.random((k, now.uniforms(m) + 2))
         a = np.searchsorted(self.choice_cum, u[:, 0] * self.choice_cum[-1], "right")
         ids = np.zeros((k, m), dtype=np.int64)
         accepted = np.zeros(k, dtype=bool)
+        unseen = np.array(self.unseen, dtype=np.int64)
         for ai in np.unique(a):
             sel = np.flatnonzero(a == ai)
             chain = self.chains[ai]
@@ -503,17 +476,9 @@ class Posterior:
             if chain.hands is not None:  # the hands now were summed exactly: no rejection
                 ids[sel], accepted[sel] = chain.hands[j], True
                 continue
-            rows = chain.rows[j]
-            log_p = np.zeros(len(sel))
-            s = np.zeros((len(sel), NUM_KINDS), dtype=np.int64)
-            for i, last in enumerate(chain.lasts):
-                cum = last.cum[rows[:, i]]
-                ids[sel, i] = (cum <= (u[sel, 2 + i] * cum[:, -1])[:, None]).sum(axis=1)
-                counts = _HANDS[last.size].counts[ids[sel, i]]
-                s += counts
-                log_p -= self.log_falling[_KINDS, counts].sum(axis=1)
-            log_p += self.log_falling[_KINDS, np.minimum(s, MAX_TAKEN)].sum(axis=1)
-            accepted[sel] = u[sel, -1] < np.exp(log_p)
+            ids[sel], accepted[sel] = now.propose_many(
+                chain.lasts, chain.rows[j], unseen, self.log_falling, u[sel, 2:]
+            )
         return a, ids, accepted
 
 
@@ -523,15 +488,12 @@ TRIAL = 256
 MIN_ACCEPTANCE = 0.02
 #: Proposals per batch: one at a time first (most positions accept at once), then batches.
 BATCHES = (1, 1, 8, 32, 128)
-_KINDS = np.arange(NUM_KINDS)
-#: The most cards of one kind the other seats' hands can hold together (five seats of 3).
-MAX_TAKEN = 15
 
 
 def log_falling(unseen: list[int]) -> np.ndarray:
     """``[k, m]``: log of the falling factorial ``(U_k)_m`` (-inf where ``m > U_k``)."""
-    out = np.full((NUM_KINDS, MAX_TAKEN + 1), -np.inf)
+    out = np.full((NUM_KINDS, now.MAX_TAKEN + 1), -np.inf)
     for k, c in enumerate(unseen):
-        for m in range(min(c, MAX_TAKEN) + 1):
+        for m in range(min(c, now.MAX_TAKEN) + 1):
             out[k, m] = sum(log(c - i) for i in range(m))
     return out

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from cardzoo.envs.sitting_ducks import Config, State, crowded, exact, reshuffled
+from cardzoo.envs.sitting_ducks import Config, State, crowded, exact, now, reshuffled
 from cardzoo.envs.sitting_ducks.sampling import resample_hidden
 from cardzoo.train.bench_loops import game_positions
 from ducks_exact import exact_posterior
@@ -44,13 +44,20 @@ def case_state(seed: int, decisions: int) -> State:
         (*CASES[1], True, None),
         (*CASES[1], True, (4,)),
         (*CASES[1], False, None),
+        (*CASES[1], False, (4,)),
+        (*CASES[0], False, None),
     ],
 )
+@pytest.mark.parametrize("dealt", [None, 0.0])
 def test_five_players_after_a_reshuffle_match_the_brute_force(
-    monkeypatch, seed, decisions, summed, batches
+    monkeypatch, seed, decisions, summed, batches, dealt
 ):
     """``summed``: the last step swept (``crowded.Staged``), else by rejection; ``batches``:
-    the proposals drawn in batches (the vectorized path)."""
+    the proposals drawn in batches (the vectorized path); ``dealt`` 0: on the rejection path
+    every seat's hand now is dealt from what the others left (``now.py``), None: the default
+    rule per seat."""
+    if dealt is not None:
+        monkeypatch.setattr(now, "DEALT_AT_LEAST", dealt)
     if not summed:  # too many ways to sum the hands now: they come by rejection
         monkeypatch.setattr(crowded, "MAX_HAND_WAYS", 1)
         monkeypatch.setattr(reshuffled, "MIN_ACCEPTANCE", 0.0)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from cardzoo.envs.sitting_ducks import Config, State, exact, reshuffled
+from cardzoo.envs.sitting_ducks import Config, State, exact, now, reshuffled
 from cardzoo.envs.sitting_ducks.sampling import resample_hidden
 from cardzoo.train.bench_loops import game_positions
 from ducks_exact import exact_posterior
@@ -70,18 +70,29 @@ def test_exact_after_reshuffles_matches_the_brute_force(n, mode, deck, seed, dec
     assert p_value(worlds, sampled, SAMPLES) > ALPHA
 
 
+@pytest.mark.parametrize("dealt", [None, 0.0, float("inf")])
 @pytest.mark.parametrize("batches", [(1,), (4, 16)])
 @pytest.mark.parametrize("case", [1, 4, 5, 7])
-def test_the_rejection_path_matches_the_brute_force(monkeypatch, case, batches):
+def test_the_rejection_path_matches_the_brute_force(monkeypatch, case, batches, dealt):
     """Where the hands now have too many ways to be summed exactly (``MAX_CELLS``), they come
-    by rejection, one proposal at a time or in batches: still exact."""
+    by rejection, one proposal at a time or in batches: still exact, whether the seats' hands
+    now are drawn on their own, dealt from what is left (``now.py``; ``dealt`` 0: every seat
+    that can be, infinite: none) or chosen per seat (None: the default rule)."""
     monkeypatch.setattr(reshuffled, "MAX_CELLS", 0)
+    if dealt is not None:
+        monkeypatch.setattr(now, "DEALT_AT_LEAST", dealt)
     monkeypatch.setattr(reshuffled, "BATCHES", batches)
     monkeypatch.setattr(exact, "_CACHE", {})
     n, mode, deck, seed, decisions, _ = CASES[case]
     state = case_state(n, mode, deck, seed, decisions)
     player = state.current_player
-    assert reshuffled.Posterior(state, player).final is None
+    post = reshuffled.Posterior(state, player)
+    assert post.final is None
+    lasts = [last for chain in post.chains for last in chain.lasts]
+    if dealt == 0.0:  # every seat dealt wherever its hand at the reshuffle is possible
+        assert all(last.dealt[last.norm > 0].all() for last in lasts)
+    elif dealt is not None:
+        assert not any(last.dealt.any() for last in lasts)
     worlds = exact_posterior(state, player)
     sampled = counts_of(exact.sample, state, player, seed)
     assert p_value(worlds, sampled, SAMPLES) > ALPHA
@@ -134,7 +145,7 @@ def test_by_default_five_and_six_players_after_a_reshuffle_go_to_the_replay(monk
                 switched.setattr(reshuffled, "CROWDED", True)
                 switched.setattr(exact, "_CACHE", {})  # it keeps the declined positions
                 covered_when_on += exact.sample(state, player, np.random.default_rng(0)) is not None
-    assert declined == 4 and covered_when_on == 1  # measured: the 5p game of seed 100
+    assert declined == 4 and covered_when_on == 3  # measured
 
 
 def test_two_to_four_players_are_covered_after_reshuffles():

@@ -1,0 +1,165 @@
+"""The other seats' hands now, given their hands at the last reshuffle: exact rejection.
+
+After the last reshuffle seat q's record takes it from its hand ``G_q`` at that reshuffle to
+its hand now ``H_q`` in ``B_q(G_q, H_q)`` ways (``reshuffled.py``), and the hands now share the
+cards ``U`` the others hold or the draw pile holds: the target, given the split at the last
+reshuffle, is ``prod_q B_q(G_q, H_q) * (U)_s`` (``s = sum_q H_q``, a falling factorial per kind:
+the orders of the pile's rest, up to a constant). Each seat takes its hand one of two ways,
+chosen per seat and candidate ``G`` (``LastStep.dealt``), as ``exact.py`` does for the deal:
+
+- *drawn*: from its own weights ``B(G, .) * (U)_H`` (total ``norm``), the drawn hands accepted
+  together with the chance ``prod_k (U_k)_(s_k) / prod_q (U_k)_(H_q[k])`` that they fit in
+  ``U`` at once;
+- *dealt*: its cards dealt one by one, without replacement, from what the drawn hands left of
+  ``U``, the hand accepted with ``phi(H) = B(G, H) / orders(H)`` over its largest value ``top``
+  (a seat whose record barely constrains its hand accepts nearly always, where drawing it
+  independently of the others would often not fit).
+
+The split's proposal weight carries each seat's bound (``norm`` drawn, ``top`` dealt) and the
+ways to deal the dealt seats' cards, ``(|U| - n_D)_(n_T)`` (``log_deal``), so that the proposal
+times the acceptance is exactly the target times a constant: the accepted sample is exact. A
+seat is dealt where a uniformly dealt hand would be accepted at least ``DEALT_AT_LEAST`` of the
+time (``norm >= DEALT_AT_LEAST * top * (|U|)_m``).
+"""
+
+from __future__ import annotations
+
+from math import exp, lgamma
+
+import numpy as np
+from cardzoo.envs.sitting_ducks.data import NUM_KINDS
+from cardzoo.envs.sitting_ducks.exact import _HANDS, _falling
+
+#: A seat whose uniformly dealt hand would be accepted at least this often is dealt.
+DEALT_AT_LEAST = 0.3
+#: A hand's counts in base 4 (no hand holds more than 3 of a kind): its key.
+BASE = 4 ** np.arange(NUM_KINDS, dtype=np.int64)
+#: Per hand size: the hands' keys sorted, and the hand index behind each.
+KEYS = [np.argsort(t.counts @ BASE) for t in _HANDS]
+SORTED = [(t.counts @ BASE)[order] for t, order in zip(_HANDS, KEYS)]
+#: The most cards of one kind the other seats' hands can hold together (five seats of 3).
+MAX_TAKEN = 15
+_KINDS = np.arange(NUM_KINDS)
+_LOG_FACT = np.array([lgamma(n + 1.0) for n in range(256)])
+
+
+class LastStep:
+    """One seat's last step, one row per candidate hand ``G`` at the last reshuffle (``b``:
+    rows x hands now, the weights ``B(G, .)``): ``cum`` (drawn: cumulative ``B * (U)_H``),
+    ``norm`` (its total), ``dealt`` per row, ``phi`` (rows x hands, ``phi / top``) and
+    ``bound`` per row (the seat's factor in the split's proposal weight)."""
+
+    __slots__ = ("size", "cum", "norm", "dealt", "phi", "bound")
+
+    def __init__(self, b: np.ndarray, size: int, unseen: np.ndarray) -> None:
+        table = _HANDS[size]
+        w = b * _falling(unseen, size)
+        self.size = size
+        self.norm = w.sum(axis=1)
+        self.cum = np.cumsum(w, axis=1)
+        phi = b / table.orders
+        top = phi.max(axis=1)
+        deals = float(np.prod(unseen.sum() - np.arange(size)))  # (|U|)_m ordered deals
+        safe = np.where(top > 0, top, 1.0)
+        self.dealt = (top > 0) & (self.norm >= DEALT_AT_LEAST * safe * deals)
+        self.phi = phi / safe[:, None]
+        self.bound = np.where(self.dealt, top, self.norm)
+
+
+def log_deal(lasts: list[LastStep], rows: np.ndarray, unseen_total: int) -> np.ndarray:
+    """Per split (``rows``: splits x seats, each seat's candidate row): the log of the ways to
+    deal the dealt seats' cards in order from what the drawn seats leave,
+    ``(|U| - n_D)_(n_T)``."""
+    drawn = np.zeros(len(rows), dtype=np.int64)
+    total = 0
+    for i, last in enumerate(lasts):
+        drawn += last.size * ~last.dealt[rows[:, i]]
+        total += last.size
+    return _LOG_FACT[unseen_total - drawn] - _LOG_FACT[unseen_total - total]
+
+
+def uniforms(seats: int) -> int:
+    """The uniforms one proposal of the hands now uses (drawn, fit, deals, keep)."""
+    return 4 * seats + 2
+
+
+def propose_one(lasts: list[LastStep], rows: list[int], unseen: list[int], log_falling, u):
+    """One proposal of every seat's hand index now, from the uniforms ``u`` (a list, popped;
+    ``uniforms`` of them), or None if rejected."""
+    ids = [0] * len(lasts)
+    s = [0] * NUM_KINDS
+    log_p = 0.0
+    for i, (last, row) in enumerate(zip(lasts, rows)):
+        x = u.pop()
+        if last.dealt[row]:
+            continue
+        cum = last.cum[row]
+        ids[i] = h = int(np.searchsorted(cum, x * cum[-1], "right"))
+        hand = _HANDS[last.size].hands[h]
+        for k in set(hand):
+            s[k] += hand.count(k)
+            log_p -= log_falling[k, hand.count(k)]
+    for k in range(NUM_KINDS):
+        if s[k]:
+            log_p += log_falling[k, min(s[k], MAX_TAKEN)]
+    if u.pop() >= exp(log_p):
+        return None
+    left = [c - t for c, t in zip(unseen, s)]
+    keep = 1.0
+    for i, (last, row) in enumerate(zip(lasts, rows)):
+        if not last.dealt[row]:
+            continue
+        hand = []
+        for _ in range(last.size):
+            x = u.pop() * sum(left)
+            k = 0
+            while x >= left[k] and k < NUM_KINDS - 1:
+                x -= left[k]
+                k += 1
+            left[k] -= 1
+            hand.append(k)
+        ids[i] = _HANDS[last.size].index[tuple(sorted(hand))]
+        keep *= last.phi[row, ids[i]]
+    return ids if u.pop() < keep else None
+
+
+def propose_many(lasts: list[LastStep], rows: np.ndarray, unseen: np.ndarray, log_falling, u):
+    """``len(rows)`` independent proposals (``rows``: their splits' candidate rows per seat;
+    ``u``: proposals x ``uniforms``): each seat's hand index now, and which are accepted."""
+    n, m = rows.shape
+    ids = np.zeros((n, m), dtype=np.int64)
+    s = np.zeros((n, NUM_KINDS), dtype=np.int64)
+    log_p = np.zeros(n)
+    dealt = np.stack([last.dealt[rows[:, i]] for i, last in enumerate(lasts)], axis=1)
+    for i, last in enumerate(lasts):
+        cum = last.cum[rows[:, i]]
+        h = np.minimum((cum <= (u[:, i] * cum[:, -1])[:, None]).sum(axis=1), cum.shape[1] - 1)
+        counts = _HANDS[last.size].counts[h] * ~dealt[:, i, None]
+        ids[:, i] = h
+        s += counts
+        log_p -= log_falling[_KINDS, counts].sum(axis=1)
+    log_p += log_falling[_KINDS, np.minimum(s, MAX_TAKEN)].sum(axis=1)
+    accepted = u[:, m] < np.exp(log_p)
+    left = np.maximum(unseen[None, :] - s, 0)
+    keep = np.ones(n)
+    col = m + 1
+    for i, last in enumerate(lasts):
+        d = dealt[:, i] & accepted
+        if not d.any():
+            col += last.size
+            continue
+        counts = np.zeros((n, NUM_KINDS), dtype=np.int64)
+        for _ in range(last.size):
+            cl = left.cumsum(axis=1)
+            x = u[:, col] * cl[:, -1]
+            col += 1
+            kind = np.minimum((cl <= x[:, None]).sum(axis=1), NUM_KINDS - 1)
+            rows_d = np.flatnonzero(d)
+            left[rows_d, kind[d]] -= 1
+            counts[rows_d, kind[d]] += 1
+        keys = counts[d] @ BASE
+        where = np.minimum(np.searchsorted(SORTED[last.size], keys), len(KEYS[last.size]) - 1)
+        ids[d, i] = KEYS[last.size][where]
+        keep[d] *= last.phi[rows[d, i], ids[d, i]]
+    accepted &= u[:, -1] < keep
+    return ids, accepted
