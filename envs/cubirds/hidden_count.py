@@ -26,6 +26,10 @@ MAX_OPTIONS = 6_000
 CHAIN_STATES = 5_000
 CHAIN_OPTIONS = 100_000
 
+#: Bound what later classes can take by their intervals' requirements and their piles'
+#: contents, not only by their rooms (off: the rooms alone, as the tests compare).
+TIGHT_BOUNDS = True
+
 SPECIES = range(NUM_SPECIES)
 _FACT = [math.factorial(i) for i in range(120)]
 _INV_FACT = [1.0 / f for f in _FACT]
@@ -99,6 +103,9 @@ class Programme:
         for k in range(NUM_SPECIES - 1):
             where = {b: c for c, mem in enumerate(self.classes[k + 1]) for b in mem}
             self.merge.append([where[mem[0]] for mem in self.classes[k]])
+        self.class_label: list[list[int]] = [[] for _ in SPECIES]
+        self.class_pile: list[list[int]] = [[] for _ in SPECIES]
+        self.class_req: list[list[int]] = [[] for _ in SPECIES]
         self.walks = [self._walk(k) for k in range(NUM_SPECIES)]
 
     def _walk(self, k: int) -> list[tuple]:
@@ -109,6 +116,9 @@ class Programme:
         members = self.classes[k]
         label = [self.box_label[mem[0]][s] for mem in members]
         pile = [self.box_pile[mem[0]] for mem in members]
+        self.class_label[k] = label
+        self.class_pile[k] = pile
+        self.class_req[k] = [self.iv_req[lab] if lab >= 0 else -1 for lab in label]
         seq = sorted(range(len(members)), key=lambda c: (pile[c], label[c]))
         out = []
         for i, c in enumerate(seq):
@@ -134,15 +144,9 @@ class Programme:
         free = self.avail is None
         avail = [1 << 30] * self.npiles if free else [row[s] for row in self.avail]
         weight = self.weights[s]
-        # Per step: its bounds that do not depend on the choices before it (the room of the
-        # later classes of its pile and interval is fixed for this call).
-        steps = []
-        for c, label, req, iv_later, pile_later, j in walk:
-            pile_room = 0 if free else sum(caps[d] for d in pile_later)
-            iv_room = sum(caps[d] for d in iv_later)
-            lo = caps[c] if forced else 0
-            steps.append((c, label, req, pile_room, iv_room, j, lo, caps[c]))
+        steps = self._bounds(k, caps, forced, avail)
         budget = self._budget
+        last = n - 1
 
         def rec(i: int, w: float) -> None:
             budget[1] -= 1
@@ -162,6 +166,15 @@ class Programme:
                 have = iv_sum.get(label, 0)
                 hi = min(hi, req - have)
                 lo = max(lo, req - have - iv_room)
+            if i == last:  # the leaves inline (each still counts as a step)
+                for v in range(lo, hi + 1):
+                    budget[1] -= 1
+                    if budget[1] < 0:
+                        raise TooLarge("options")
+                    x[c] = v
+                    out.append((tuple(x), w * weight[v]))
+                x[c] = 0
+                return
             for v in range(lo, hi + 1):
                 x[c] = v
                 pile_sum[j] += v
@@ -173,6 +186,51 @@ class Programme:
 
         rec(0, 1.0)
         return out
+
+    def _bounds(self, k: int, caps: tuple[int, ...], forced: bool, avail: list[int]) -> list[tuple]:
+        """Per step of level ``k``'s walk: its bounds that do not depend on the choices before
+        it (the room of the later classes of its pile and interval is fixed for one call). A
+        later class takes from its pile at most its room, the later classes of one closed
+        interval at most its requirement in all, and from one pile at most what it holds
+        (tighter bounds than the rooms alone: they spare dead ends, never a choice that can be
+        completed)."""
+        free = self.avail is None
+        pile = self.class_pile[k]
+        tight = TIGHT_BOUNDS
+        steps = []
+        for c, label, req, iv_later, pile_later, j in self.walks[k]:
+            if free:
+                pile_room = 0
+            elif tight:
+                pile_room = self._later_room(k, pile_later, caps)
+            else:
+                pile_room = sum(caps[d] for d in pile_later)
+            iv_room = 0
+            if iv_later and not tight:
+                iv_room = sum(caps[d] for d in iv_later)
+            elif iv_later:
+                by_pile: dict[int, int] = {}
+                for d in iv_later:
+                    by_pile[pile[d]] = by_pile.get(pile[d], 0) + caps[d]
+                iv_room = sum(v if free else min(v, avail[i]) for i, v in by_pile.items())
+            lo = caps[c] if forced else 0
+            steps.append((c, label, req, pile_room, iv_room, j, lo, caps[c]))
+        return steps
+
+    def _later_room(self, k: int, later: tuple[int, ...], caps: tuple[int, ...]) -> int:
+        """What the classes ``later`` of level ``k`` (of one pile) can take in all: their
+        rooms, and at most its requirement for the classes of one closed interval."""
+        label, req = self.class_label[k], self.class_req[k]
+        room = 0
+        sums: dict[int, int] = {}
+        for d in later:
+            if req[d] < 0:
+                room += caps[d]
+            else:
+                sums[label[d]] = sums.get(label[d], 0) + caps[d]
+        for lab, v in sums.items():
+            room += min(v, self.iv_req[lab])
+        return room
 
     def _count(self, k: int, caps: tuple[int, ...]) -> float:
         """The weight of every way to fill the classes of level ``k`` (room ``caps``) with the

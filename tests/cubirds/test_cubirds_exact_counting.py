@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
+from cardzoo.envs.cubirds import hidden_count
 from cardzoo.envs.cubirds.game import Config
 from cardzoo.envs.cubirds.hidden_chain import SeatChain
 from cardzoo.envs.cubirds.hidden_count import Programme
-from cardzoo.envs.cubirds.hidden_exact import ExactModel
+from cardzoo.envs.cubirds.hidden_exact import ExactModel, TooLarge
 from cubirds_worlds import random_states
 
 
@@ -52,3 +54,36 @@ def test_seat_chain_counts_what_the_programme_counts(n):
             assert math.isclose(chain.total * scale, prog.total, rel_tol=1e-9)
             compared += 1
     assert compared >= 10
+
+
+@pytest.mark.parametrize("n", [3, 5])
+def test_the_joint_programmes_tighter_bounds_drop_no_world(n, monkeypatch):
+    # The joint programme bounds what later classes can take by their intervals' requirements
+    # and their piles' contents. A bound that cut a choice that can be completed would change
+    # the count (and the samples); a bound that never cut anything would not save steps.
+    compared = saved = 0
+    for seed in range(2):
+        for state in random_states(n, seed, every=5, config=Config(num_players=n)):
+            if state.terminal:
+                continue
+            try:
+                model = ExactModel(state.log, state.current_player, n)
+                model._boxes()
+            except TooLarge:
+                continue
+            args = (model.box_size, model.box_pile, model.box_label, model.iv_req, model.avail)
+            got = {}
+            for tight in (False, True):
+                monkeypatch.setattr(hidden_count, "TIGHT_BOUNDS", tight)
+                prog = Programme(*args)
+                if prog.build(2000, 50_000):
+                    sample = prog.sample_counts(np.random.default_rng(4))
+                    got[tight] = (prog.total, sample, 50_000 - prog._budget[1])
+            if len(got) < 2:
+                continue
+            assert math.isclose(got[True][0], got[False][0], rel_tol=1e-12)
+            assert got[True][1] == got[False][1]
+            saved += got[True][2] < got[False][2]
+            compared += 1
+    assert compared >= 20
+    assert saved >= compared // 4
