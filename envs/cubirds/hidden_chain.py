@@ -66,7 +66,7 @@ class SeatChain:
     every filling alike). A box's cards of the species whose interval is closed are chosen one
     species at a time (the state is what each closed interval still needs); the rest goes to the
     species still open there, whose fillings add up to ``(sum of their tilts)**m / m!`` (the
-    multinomial theorem) and are split by a multinomial draw when sampling.
+    multinomial theorem) and are drawn card by card in proportion to their tilts when sampling.
 
     Internally the boxes are in reverse order (step ``r`` is box ``n - 1 - r``), see the module
     docstring."""
@@ -82,6 +82,7 @@ class SeatChain:
         sizes = box_size[::-1]
         labels = box_label[::-1]
         self.n = n
+        self.cards = sum(sizes)
         self.box_size = sizes
         self.tilt = tilt
         self.boxes = []
@@ -93,7 +94,7 @@ class SeatChain:
             starts = tuple((s, req[lab[s]]) for s in closed if r == 0 or labels[r - 1][s] != lab[s])
             last = tuple(s for s in closed if r == n - 1 or labels[r + 1][s] != lab[s])
             weight = sum(tilt[s] for s in opened)
-            probs = [tilt[s] / weight for s in opened] if weight > 0 else []
+            probs = list(accumulate(tilt[s] for s in opened))  # an open card's species
             rest = [weight**m * _INV_FACT[m] for m in range(sizes[r] + 1)] if opened else [1.0]
             self.boxes.append((closed, starts, last, opened, rest, probs))
             descs.append((sizes[r], closed, starts, last, weight if opened else None))
@@ -261,7 +262,9 @@ class SeatChain:
         """Per box (in the seat's order), its cards per species, drawn from the counts."""
         out = []
         needs = (0,) * NUM_SPECIES
-        u = rng.random(self.n).tolist()
+        # One uniform per step and per open card (at most a box's size): one call to NumPy.
+        u = rng.random(self.n + self.cards).tolist()
+        k = self.n
         memo, ids = self.memo, self.ids
         for r, (closed, _, _, opened, _, probs) in enumerate(self.boxes):
             _, choices, cum, nexts = memo[(ids[r], needs)][:4]
@@ -270,9 +273,11 @@ class SeatChain:
             counts = [0] * NUM_SPECIES
             for s, v in zip(closed, x):
                 counts[s] = v
-            if m:
-                for s, v in zip(opened, rng.multinomial(m, probs).tolist()):
-                    counts[s] = v
+            if m:  # each open card's species in proportion to its tilt
+                top = probs[-1]
+                for v in u[k : k + m]:
+                    counts[opened[min(bisect_right(probs, v * top), len(opened) - 1)]] += 1
+                k += m
             out.append(counts)
             needs = nexts[j]
         out.reverse()

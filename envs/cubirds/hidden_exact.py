@@ -91,7 +91,13 @@ from cardzoo.envs.cubirds.data import (
     NUM_SPECIES,
 )
 from cardzoo.envs.cubirds.hidden_chain import SeatChain
-from cardzoo.envs.cubirds.hidden_count import MAX_OPTIONS, MAX_STATES, Programme, TooLarge
+from cardzoo.envs.cubirds.hidden_count import (
+    MAX_OPTIONS,
+    MAX_STATES,
+    Programme,
+    TooLarge,
+    draw_counts,
+)
 
 #: Rejection rounds (one draw pile) before the joint programme is used instead.
 REJECT_TRIES = 200
@@ -303,12 +309,14 @@ class ExactModel:
         self.tilt = tilt
         avail = self.avail[0]
         drawn = sum(avail) - self.box_size[-1]
+        #: Per species, ``log h_s(t)`` for every ``t`` up to what the pile held.
+        self.log_h = [[self._log_h(s, t) for t in range(a + 1)] for s, a in enumerate(avail)]
         best = np.full(drawn + 1, -np.inf)
         best[0] = 0.0
         for s, a in enumerate(avail):
             new = np.full(drawn + 1, -np.inf)
             for t in range(self.closed[s], min(a, drawn) + 1):
-                np.maximum(new[t:], best[: drawn + 1 - t] + self._log_h(s, t), out=new[t:])
+                np.maximum(new[t:], best[: drawn + 1 - t] + self.log_h[s][t], out=new[t:])
             best = new
         self.log_top = float(best[drawn])
         seats = []
@@ -361,9 +369,12 @@ class ExactModel:
         for boxes, prog in self.seats:
             for g, counts in zip(boxes, prog.sample_counts(rng)):
                 x[g] = counts
-                for s in SPECIES:
-                    taken[s] += counts[s]
-        log_keep = sum(self._log_h(s, taken[s]) for s in SPECIES) - self.log_top
+                taken = [t + c for t, c in zip(taken, counts)]
+        log_keep = -self.log_top
+        for row, t in zip(self.log_h, taken):
+            if t >= len(row):
+                return None
+            log_keep += row[t]
         if log_keep == -math.inf or math.log(1.0 - rng.random()) > log_keep:
             return None
         x[-1] = [a - t for a, t in zip(self.avail[0], taken)]
@@ -388,7 +399,7 @@ class ExactModel:
                 if k == sum(left):
                     part = left
                 else:
-                    part = rng.multivariate_hypergeometric(left, k).tolist()
+                    part = draw_counts(left, k, rng)
                 batches[i] = tuple(part)
                 left = [a - b for a, b in zip(left, part)]
         hidden = [

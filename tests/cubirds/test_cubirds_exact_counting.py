@@ -87,3 +87,28 @@ def test_the_joint_programmes_tighter_bounds_drop_no_world(n, monkeypatch):
             compared += 1
     assert compared >= 20
     assert saved >= compared // 4
+
+
+def test_draw_counts_is_a_multivariate_hypergeometric_draw():
+    # k cards without replacement from a multiset: the chance of ``out`` is
+    # prod C(counts[i], out[i]) / C(total, k). Compared by a chi-square test on every outcome.
+    from itertools import product
+
+    from scipy.stats import chisquare
+
+    counts, k, draws = [3, 0, 2, 4, 1], 4, 20_000
+    rng = np.random.default_rng(8)
+    seen: dict[tuple, int] = {}
+    for _ in range(draws):
+        out = tuple(hidden_count.draw_counts(counts, k, rng))
+        assert sum(out) == k and all(0 <= o <= c for o, c in zip(out, counts))
+        seen[out] = seen.get(out, 0) + 1
+    outcomes = [
+        o for o in product(*(range(c + 1) for c in counts)) if sum(o) == k
+    ]  # every possible draw
+    expected = [
+        draws * math.prod(math.comb(c, o) for c, o in zip(counts, out)) / math.comb(10, k)
+        for out in outcomes
+    ]
+    assert set(seen) <= set(outcomes)
+    assert chisquare([seen.get(o, 0) for o in outcomes], expected).pvalue > 1e-4
