@@ -36,10 +36,11 @@ call 1.6 to 3.8 ms (median), where the replay costs 6 to 17 ms (median) per call
 
 from __future__ import annotations
 
-from math import log
+from math import lgamma, log
 from typing import TYPE_CHECKING
 
 import numpy as np
+from cardzoo.envs.sitting_ducks import now
 from cardzoo.envs.sitting_ducks.exact import _HANDS
 
 if TYPE_CHECKING:
@@ -256,6 +257,79 @@ def _staged(seats: list[_Seat], prev: np.ndarray, alpha, pool, unseen) -> tuple:
     return levels, fwd, scale
 
 
+class Swept:
+    """The last reshuffle's split swept seat by seat with only what is left of ``T`` kept
+    (its hands are needed for nothing after it), each seat's column weighed by its bound for
+    the hands now (``now.LastStep``): ``cum`` over the final states; a draw walks back through
+    ``levels`` (as ``Staged``) to each seat's row at the last reshuffle, and the hands now
+    come by the rejection of ``now.py`` (``lasts``)."""
+
+    __slots__ = ("levels", "cum", "log_weight", "lasts")
+
+    def __init__(self, levels: list, final: np.ndarray, log_weight: float, lasts: list) -> None:
+        self.levels, self.cum, self.log_weight = levels, np.cumsum(final), log_weight
+        self.lasts = lasts
+
+    def rows(self, states: np.ndarray, u: np.ndarray) -> np.ndarray:
+        """Per final state (a vector) and uniforms (states x seats): each seat's row."""
+        out = np.zeros((len(states), len(self.levels)), dtype=np.int64)
+        for i in range(len(self.levels) - 1, -1, -1):
+            parent, row, cum, starts = self.levels[i]
+            # Each state's edges' cumulative shares run from the state's number to the next.
+            e = np.searchsorted(cum, states + u[:, i], "right")
+            e = np.clip(e, starts[states], starts[states + 1] - 1)
+            out[:, i], states = row[e], parent[e]
+        return out
+
+
+def _swept(seats: list[_Seat], prev: np.ndarray, alpha, pool, lasts: list, unseen: int) -> tuple:
+    """The last step for ``Swept``: from the splits at the reshuffle before (``prev``, weights
+    ``alpha``), seat by seat its hand at the last reshuffle (non-zero, fitting in what is left
+    of ``T``, completable), weighed by its ``now.LastStep`` bound; states are what is left of
+    ``T``, the cards of the drawn seats so far and the seats still to come at the reshuffle
+    before. Returns the levels, the final weights (the deals' ways ``now.log_deal`` included)
+    and the log of the factors divided out. NotCovered past ``MAX_WAYS`` pairs."""
+    b = len(seats[0].rows) - 1
+    done, radix = _completable(seats, b, pool)
+    src = np.arange(len(prev))
+    left = np.tile(np.array(pool, dtype=np.int16), (len(prev), 1))
+    drawn = np.zeros(len(prev), dtype=np.int64)
+    fwd, scale, levels = alpha, 0.0, []
+    for i, (seat, last) in enumerate(zip(seats, lasts)):
+        m = seat.mats[b] * (seat.alive[b] * last.bound)[None, :]
+        p = prev[src, i] if b else np.zeros(len(src), dtype=np.int64)
+        way, g = _nonzero_pairs(m, p)
+        rest = left[way] - _COUNTS[seat.sizes[b]][seat.rows[b][g]]
+        ok = (rest >= 0).all(axis=1)
+        ok[ok] = done[i + 1][rest[ok].astype(np.int64) @ radix]
+        way, g, rest = way[ok], g[ok], rest[ok]
+        w = fwd[way] * m[p[way], g]
+        more = drawn[way] + last.size * ~last.dealt[g]
+        key = np.concatenate(
+            [(rest.astype(np.int64) @ radix)[:, None], more[:, None], prev[src[way], i + 1 :]],
+            axis=1,
+        )
+        _, first, child = _unique_rows(key)
+        child = child.ravel()
+        fwd = np.bincount(child, weights=w, minlength=len(first))
+        order = np.argsort(child, kind="stable")
+        share = (w / fwd[child])[order]
+        starts = np.searchsorted(child[order], np.arange(len(first) + 1))
+        levels.append((way[order], g[order], np.cumsum(share), starts))
+        src, left, drawn = src[way[first]], rest[first], more[first]
+        total = float(fwd.sum())
+        if total <= 0.0:
+            return levels, fwd, float("-inf")
+        fwd, scale = fwd / total, scale + log(total)
+    hands = sum(last.size for last in lasts)
+    deal = _LOG_FACT[unseen - drawn] - _LOG_FACT[unseen - hands]
+    top = float(deal.max())
+    return levels, fwd * np.exp(deal - top), scale + top
+
+
+_LOG_FACT = np.array([lgamma(n + 1.0) for n in range(256)])
+
+
 def _same_state(acc: np.ndarray, w: np.ndarray, src: np.ndarray, left, suffix) -> tuple:
     """Ways that gave the seats so far the same hands (``acc``) from splits that agree on the
     seats still to come (``suffix[src]``) go on alike (what is left is the same too): one
@@ -291,14 +365,14 @@ def _merged(acc: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def last_splits(split: _Split, keys: list[int], advance) -> tuple | None:
     """The record summed up to the last reshuffle under ``keys`` (each seat's forced-discard
     masks); None if no world explains it. Returns ``("staged", levels, final weights, log
-    scale)`` (``Staged``) where the last step fits in ``MAX_HAND_WAYS``, else ``("splits",
-    per seat the hands it may hold at the last reshuffle, each split's rows in them, (alpha,
-    log scale))`` for the rejection path. NotCovered past ``MAX_WAYS``."""
+    scale)`` (``Staged``) where the last step with the hands now fits in ``MAX_HAND_WAYS``,
+    else ``("swept", levels, final weights, log scale, each seat's now.LastStep)``
+    (``Swept``, the hands now by rejection). NotCovered past ``MAX_WAYS``."""
     try:
         seats = [_Seat(split, q, key, advance) for q, key in zip(split.others, keys)]
     except _Impossible:
         return None
-    scale = sum(seat.scale for seat in seats)
+    scale = sum(seat.scale for seat in seats) + sum(s.last_scale for s in seats)
     prev = np.zeros((1, len(seats)), dtype=np.int64)
     alpha = np.ones(1)
     for b, pool in enumerate(split.pools[:-1]):
@@ -309,20 +383,10 @@ def last_splits(split: _Split, keys: list[int], advance) -> tuple | None:
         alpha, scale = alpha / total, scale + log(total)
     try:  # the last reshuffle's split and the hands now in one sweep, no rejection
         levels, final, more = _staged(seats, prev, alpha, split.pools[-1], split.unseen)
-    except NotCovered:  # too many ways: the hands now come by rejection (reshuffled.py)
-        last = len(split.pools) - 1
-        prev, alpha = _merged(*_extend(prev, alpha, seats, last, split.pools[-1]))
-        total = float(alpha.sum())
-        if total <= 0.0:
-            return None
-        return "splits", *_rows(seats, prev), (alpha / total, scale + log(total))
-    if more == float("-inf"):
-        return None
-    return "staged", levels, final, scale + more + sum(s.last_scale for s in seats)
-
-
-def _rows(seats: list[_Seat], prev: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
-    """Per seat the hands it may hold at the last reshuffle, and each split's rows in them."""
-    hands = [seat.rows[-1][prev[:, i]] for i, seat in enumerate(seats)]
-    cands = [np.unique(h) for h in hands]
-    return cands, np.stack([np.searchsorted(c, h) for c, h in zip(cands, hands)], axis=1)
+        return None if more == float("-inf") else ("staged", levels, final, scale + more)
+    except NotCovered:  # too many ways: the hands now come by rejection (now.py)
+        pass
+    unseen = np.array(split.unseen, dtype=float)
+    lasts = [now.LastStep(s.last, split.final[q], unseen) for s, q in zip(seats, split.others)]
+    levels, final, more = _swept(seats, prev, alpha, split.pools[-1], lasts, sum(split.unseen))
+    return None if more == float("-inf") else ("swept", levels, final, scale + more, lasts)

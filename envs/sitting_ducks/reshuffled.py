@@ -54,7 +54,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from cardzoo.envs.sitting_ducks import now
-from cardzoo.envs.sitting_ducks.crowded import NotCovered, Staged, last_splits
+from cardzoo.envs.sitting_ducks.crowded import NotCovered, Staged, Swept, last_splits
 from cardzoo.envs.sitting_ducks.data import NUM_KINDS
 from cardzoo.envs.sitting_ducks.exact import (
     _HANDS,
@@ -388,12 +388,14 @@ class Posterior:
         if state.num_players <= MAX_PLAYERS:
             before = len(next(iter(lasts.values()))[2])
             self.final = final_splits(split.unseen, self.sizes, before)
-        by_keys: dict[tuple[int, ...], _Chain | Staged | _NoWorld] = {}
+        by_keys: dict[tuple[int, ...], _Chain | Staged | Swept | _NoWorld] = {}
         for keys, found in lasts.items():
             if found is None:
                 by_keys[keys] = _NoWorld()
             elif found[0] == "staged":
                 by_keys[keys] = Staged(*found[1:])
+            elif found[0] == "swept":
+                by_keys[keys] = Swept(*found[1:])
             else:
                 _, cands, pos, prefix = found
                 by_keys[keys] = _Chain(split, [cands], [pos], list(keys), prefix, self.final)
@@ -406,12 +408,6 @@ class Posterior:
                 f"saw (turn {state.turn}); the public record cannot be explained (a bug)"
             )
         self.choice_cum = np.cumsum([exp(x - best) for x in logs])
-        if state.num_players > MAX_PLAYERS and any(isinstance(c, _Chain) for c in self.chains):
-            # Rejection can accept rarely with five other seats: a position where a fixed
-            # trial (a function of the position alone) accepts too rarely goes to the replay.
-            trial = self._proposals(np.random.default_rng(0), TRIAL)[2]
-            if trial.mean() < MIN_ACCEPTANCE:
-                raise NotCovered
 
     def draw(self, rng: np.random.Generator) -> tuple[list[int], list[list[int]], list[int]]:
         """Proposals until one is accepted (in batches once a few failed, see ``BATCHES``):
@@ -434,15 +430,20 @@ class Posterior:
 
     def _one(self, rng: np.random.Generator) -> tuple | None:
         """One proposal as in ``_first_accepted``, without the arrays' overhead."""
-        u = rng.random(now.uniforms(len(self.others)) + 2).tolist()
+        m = len(self.others)
+        u = rng.random(now.uniforms(m) + 2 + m).tolist()
         a = int(np.searchsorted(self.choice_cum, u.pop() * self.choice_cum[-1], "right"))
         chain = self.chains[a]
         j = int(np.searchsorted(chain.cum, u.pop() * chain.cum[-1], "right"))
         if isinstance(chain, Staged):  # the hands now were summed: no rejection
             return a, chain.pick(j, u)
-        if chain.hands is not None:  # the hands now were summed: no rejection
+        if isinstance(chain, Swept):  # the first m uniforms walk back, the rest propose
+            rows = chain.rows(np.array([j]), np.array([u[:m]]))[0].tolist()
+        elif chain.hands is not None:  # the hands now were summed: no rejection
             return a, chain.hands[j].tolist()
-        ids = now.propose_one(chain.lasts, chain.rows[j].tolist(), self.unseen, self.log_falling, u)
+        else:
+            rows = chain.rows[j].tolist()
+        ids = now.propose_one(chain.lasts, rows, self.unseen, self.log_falling, u)
         return None if ids is None else (a, ids)
 
     def _first_accepted(self, rng: np.random.Generator, k: int) -> tuple | None:
@@ -459,7 +460,7 @@ class Posterior:
         whether each is accepted. A proposal is an assignment, a split at the last reshuffle,
         then each seat's hand now from its row (``now.py``)."""
         m = len(self.others)
-        u = rng.random((k, now.uniforms(m) + 2))
+        u = rng.random((k, now.uniforms(m) + 2 + m))
         a = np.searchsorted(self.choice_cum, u[:, 0] * self.choice_cum[-1], "right")
         ids = np.zeros((k, m), dtype=np.int64)
         accepted = np.zeros(k, dtype=bool)
@@ -473,19 +474,19 @@ class Posterior:
                     ids[k] = chain.pick(int(state), u[k, 2:].tolist())
                 accepted[sel] = True
                 continue
-            if chain.hands is not None:  # the hands now were summed exactly: no rejection
+            if isinstance(chain, _Chain) and chain.hands is not None:  # summed: no rejection
                 ids[sel], accepted[sel] = chain.hands[j], True
                 continue
+            if isinstance(chain, Swept):  # the last m uniforms walk back
+                rows = chain.rows(j, u[sel, -m:])
+            else:
+                rows = chain.rows[j]
             ids[sel], accepted[sel] = now.propose_many(
-                chain.lasts, chain.rows[j], unseen, self.log_falling, u[sel, 2:]
+                chain.lasts, rows, unseen, self.log_falling, u[sel, 2:-m]
             )
         return a, ids, accepted
 
 
-#: Five and six players, where the hands now come by rejection: proposals of the fixed trial,
-#: and the share of them that must be accepted (else the replay serves the position).
-TRIAL = 256
-MIN_ACCEPTANCE = 0.02
 #: Proposals per batch: one at a time first (most positions accept at once), then batches.
 BATCHES = (1, 1, 8, 32, 128)
 

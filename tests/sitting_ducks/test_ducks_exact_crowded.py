@@ -52,7 +52,8 @@ def case_state(seed: int, decisions: int) -> State:
 def test_five_players_after_a_reshuffle_match_the_brute_force(
     monkeypatch, seed, decisions, summed, batches, dealt
 ):
-    """``summed``: the last step swept (``crowded.Staged``), else by rejection; ``batches``:
+    """``summed``: the last step and the hands now swept (``crowded.Staged``), else the last
+    step swept alone and the hands now by rejection (``crowded.Swept``); ``batches``:
     the proposals drawn in batches (the vectorized path); ``dealt`` 0: on the rejection path
     every seat's hand now is dealt from what the others left (``now.py``), None: the default
     rule per seat."""
@@ -60,15 +61,38 @@ def test_five_players_after_a_reshuffle_match_the_brute_force(
         monkeypatch.setattr(now, "DEALT_AT_LEAST", dealt)
     if not summed:  # too many ways to sum the hands now: they come by rejection
         monkeypatch.setattr(crowded, "MAX_HAND_WAYS", 1)
-        monkeypatch.setattr(reshuffled, "MIN_ACCEPTANCE", 0.0)
     if batches:
         monkeypatch.setattr(reshuffled, "BATCHES", batches)
     state = case_state(seed, decisions)
     player = state.current_player
     post = reshuffled.Posterior(state, player)
-    assert all(isinstance(c, crowded.Staged) == summed for c in post.chains)
+    kind = crowded.Staged if summed else crowded.Swept
+    assert all(isinstance(c, kind) for c in post.chains)
     worlds = exact_posterior(state, player)
     assert len(worlds) > 1
+    sampled = counts_of(exact.sample, state, player, seed)
+    assert p_value(worlds, sampled, SAMPLES) > ALPHA
+
+
+#: (game seed, random decisions played): five players, two reshuffles in, forced discards.
+TWICE = [(9, 12), (8, 12)]
+
+
+@pytest.mark.parametrize("summed", [True, False])
+@pytest.mark.parametrize("seed,decisions", TWICE)
+def test_five_players_two_reshuffles_in_match_the_brute_force(monkeypatch, seed, decisions, summed):
+    """Two reshuffles in: the step from the first reshuffle's splits to the last one's, then
+    the hands now summed (``Staged``) or by rejection (``Swept``)."""
+    if not summed:
+        monkeypatch.setattr(crowded, "MAX_HAND_WAYS", 1)
+    state = case_state(seed, decisions)
+    assert sum(e[3] is not None for e in state._log[1:]) == 2
+    assert any(e[2] is not None for e in state._log[1:])
+    player = state.current_player
+    kind = crowded.Staged if summed else crowded.Swept
+    assert all(isinstance(c, kind) for c in reshuffled.Posterior(state, player).chains)
+    worlds = exact_posterior(state, player)
+    assert len(worlds) > 20
     sampled = counts_of(exact.sample, state, player, seed)
     assert p_value(worlds, sampled, SAMPLES) > ALPHA
 
