@@ -340,8 +340,9 @@ def sample_hidden(
         kept = _Kept(log, player, num_players)
     model = exact_model(kept) if EXACT else None
     result = model.sample(rng) if model is not None else None
-    if result is None:
-        result = _resample(kept.replay, rng)
+    if result is not None:  # no face-down round end in the log: no pile to recompute
+        return Sample(*result[:4], _write_back(log, 0, result[4], result[5]))
+    result = _resample(kept.replay, rng)
     if result is None:
         result = _complete(kept.replay, rng)
     if result is None:

@@ -187,14 +187,16 @@ class SeatChain:
 
     def _count(self, r: int, needs: tuple[int, ...]) -> tuple:
         """The entry of a state: (weight, choices, their cumulative weights, the states they
-        lead to, the enumeration steps taken, every state reached from it)."""
+        lead to, the enumeration steps taken, every state reached from it, the entries of the
+        states the choices lead to)."""
         closed, starts, last, opened, rest, _ = self.boxes[r]
         need = list(needs)
         for s, q in starts:
             if need[s]:  # the interval before ended short of its requirement
-                return (0.0, [], [], [], 0, [])
+                return (0.0, [], [], [], 0, [], [])
             need[s] = q
-        choices, cum, nexts, kids = [], [], [], []
+        choices, cum, nexts, kids, follow = [], [], [], [], []
+        inner = r + 1 < self.n
         total = 0.0
         checks = self.checks[r]
         options, steps = self._choices(r, closed, last, need)
@@ -215,7 +217,8 @@ class SeatChain:
                 choices.append((x, m))
                 cum.append(total)
                 nexts.append(nxt)
-        return (total, choices, cum, nexts, steps, kids)
+                follow.append(self.memo[(self.ids[r + 1], nxt)] if inner else None)
+        return (total, choices, cum, nexts, steps, kids, follow)
 
     def _choices(
         self, r: int, closed: tuple, last: tuple, need: list[int]
@@ -258,16 +261,18 @@ class SeatChain:
         rec(0, 0, 1.0)
         return out, steps
 
-    def sample_counts(self, rng: np.random.Generator) -> list[list[int]]:
-        """Per box (in the seat's order), its cards per species, drawn from the counts."""
+    def sample_counts(
+        self, rng: np.random.Generator, taken: list[int] | None = None
+    ) -> list[list[int]]:
+        """Per box (in the seat's order), its cards per species, drawn from the counts; each
+        species' cards in all are added to ``taken`` if given."""
         out = []
-        needs = (0,) * NUM_SPECIES
         # One uniform per step and per open card (at most a box's size): one call to NumPy.
         u = rng.random(self.n + self.cards).tolist()
         k = self.n
-        memo, ids = self.memo, self.ids
+        entry = self.memo[(self.ids[0], (0,) * NUM_SPECIES)]
         for r, (closed, _, _, opened, _, probs) in enumerate(self.boxes):
-            _, choices, cum, nexts = memo[(ids[r], needs)][:4]
+            _, choices, cum, _, _, _, follow = entry
             j = min(bisect_right(cum, u[r] * cum[-1]), len(choices) - 1)
             x, m = choices[j]
             counts = [0] * NUM_SPECIES
@@ -275,10 +280,16 @@ class SeatChain:
                 counts[s] = v
             if m:  # each open card's species in proportion to its tilt
                 top = probs[-1]
+                last = len(opened) - 1
                 for v in u[k : k + m]:
-                    counts[opened[min(bisect_right(probs, v * top), len(opened) - 1)]] += 1
+                    counts[opened[min(bisect_right(probs, v * top), last)]] += 1
                 k += m
             out.append(counts)
-            needs = nexts[j]
+            entry = follow[j]
         out.reverse()
+        if taken is not None:
+            for counts in out:
+                for s, v in enumerate(counts):
+                    if v:
+                        taken[s] += v
         return out

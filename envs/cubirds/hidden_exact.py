@@ -367,9 +367,8 @@ class ExactModel:
         x: list[list[int]] = [[] for _ in self.box_size]
         taken = [0] * NUM_SPECIES
         for boxes, prog in self.seats:
-            for g, counts in zip(boxes, prog.sample_counts(rng)):
+            for g, counts in zip(boxes, prog.sample_counts(rng, taken)):
                 x[g] = counts
-                taken = [t + c for t, c in zip(taken, counts)]
         log_keep = -self.log_top
         for row, t in zip(self.log_h, taken):
             if t >= len(row):
