@@ -254,9 +254,7 @@ class ExactModel:
         self.joint: Programme | None = None
         self.joint_tried = False
         seats = len(self.piles) == 1 and self.box_size[-1] > 0 and self._build_seats()
-        if seats and (
-            MIN_KEPT <= 0 or self._classes() > JOINT_CLASSES or self._kept_share() >= MIN_KEPT
-        ):
+        if seats and (MIN_KEPT <= 0 or self._classes() > JOINT_CLASSES or self._keeps_enough()):
             return True
         # With the chains at hand, the joint programme only gets a share of the limits.
         share = JOINT_SHARE if seats else 1
@@ -295,11 +293,18 @@ class ExactModel:
             raise ValueError("the lays and flocks took more cards than the pile held")
         return self._seat_programmes([float(v) for v in left])
 
-    def _kept_share(self) -> float:
-        """The share of ``PILOT_DRAWS`` proposals the rejection step keeps (a fixed seed, so
-        that the choice of sampler is a function of the seat's information)."""
+    def _keeps_enough(self) -> bool:
+        """Whether the rejection step keeps at least ``MIN_KEPT`` of ``PILOT_DRAWS`` proposals
+        (a fixed seed, so that the choice of sampler is a function of the seat's information).
+        The run stops as soon as the answer is known."""
         pilot = np.random.default_rng(0)
-        return sum(self._sample_seats(pilot) is not None for _ in range(PILOT_DRAWS)) / PILOT_DRAWS
+        need = math.ceil(MIN_KEPT * PILOT_DRAWS)
+        kept = 0
+        for drawn in range(1, PILOT_DRAWS + 1):
+            kept += self._sample_seats(pilot) is not None
+            if kept >= need or kept + PILOT_DRAWS - drawn < need:
+                break
+        return kept >= need
 
     def _seat_programmes(self, tilt: list[float]) -> bool:
         """The programmes of every other seat with this tilt, and the rejection step's bound:
