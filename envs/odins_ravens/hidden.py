@@ -1,6 +1,7 @@
 """What each seat may see and deduce: :class:`View`, the event logs, and ``determinize``.
 
-- :class:`View` and :func:`build_view`: everything one seat may see (§10), and nothing else.
+- :class:`View` and :func:`build_view` (in ``view.py``, re-exported here): everything one seat
+  may see (§10), and nothing else.
 - The public event logs and :class:`Belief`, the exact posterior over a seat's hidden cards
   (cut to its heaviest label states when it grows past ``MAX_STATES``).
 - :func:`determinize`: a full state resampled from what one seat knows (``State.determinize``).
@@ -67,13 +68,14 @@ valid), so the engine keeps one per seat and pays only for the events since its 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
 from cardzoo.envs.core import child_seed, make_rng
-from cardzoo.envs.odins_ravens.data import CODE_PAIR, HAND_SIZE, NUM_KINDS, NUM_PAIRS, NUM_TYPES
+from cardzoo.envs.odins_ravens.data import HAND_SIZE, NUM_KINDS, NUM_TYPES
+from cardzoo.envs.odins_ravens.view import View as View  # re-exported
+from cardzoo.envs.odins_ravens.view import build_view as build_view  # re-exported
 
 if TYPE_CHECKING:
     from cardzoo.envs.odins_ravens.game import State
@@ -182,14 +184,26 @@ def _epoch_places(state: LabelState, epoch: int) -> tuple[tuple[tuple[int, int],
     return tuple(sorted(sizes.items())), free
 
 
-def _ways(state: LabelState, epoch: int) -> int:
+def _dealable(state: LabelState, epoch: int) -> bool:
+    """Whether ``epoch``'s unrevealed cards can still be dealt to its tokens (always, if none
+    of them carries a mask)."""
     groups, free = _epoch_places(state, epoch)
-    return _count(groups, free, state[2][epoch])
+    return not groups or bool(_count(groups, free, state[2][epoch]))
 
 
-def _masked(state: LabelState, epoch: int) -> bool:
-    """Whether some token of ``epoch`` carries a mask (only then can its deal fail)."""
-    return bool(_epoch_places(state, epoch)[0])
+def _masked_sizes(hand: Counts, aux: tuple) -> dict[int, dict[int, int]]:
+    """Per epoch, the number of its tokens carrying each nonzero mask (one pass)."""
+    masked: dict[int, dict[int, int]] = {}
+    for (e, mask), n in hand:
+        if mask:
+            sizes = masked.setdefault(e, {})
+            sizes[mask] = sizes.get(mask, 0) + n
+    for entry in aux:
+        for (e, mask), n in _entry_labels(entry):
+            if mask:
+                sizes = masked.setdefault(e, {})
+                sizes[mask] = sizes.get(mask, 0) + n
+    return masked
 
 
 def _successors(
@@ -213,7 +227,8 @@ def _successors(
         n = event[1]
         if n <= undrawn:
             new_hand = _bag_add(hand, (current, 0), n) if n else hand
-            out.append(((current, undrawn - n, pools, new_hand, aux), 1))
+            new = (current, undrawn - n, pools, new_hand, aux)
+            out.append((_join_known(new, current) if n and n == undrawn else new, 1))
     elif code == STASH:
         for label, n in hand:
             out.append(((current, undrawn, pools, _bag_take(hand, label), (*aux, label)), n))
@@ -234,15 +249,13 @@ def _played_from_hand(state: LabelState, kind: int, masks: bool) -> list[tuple[L
     out: list[tuple[LabelState, int]] = []
     for label, n in hand:
         if _allowed(label, kind) and pools[label[0]][kind]:
-            new = (
-                current,
-                undrawn,
-                _with_pool(pools, label[0], kind),
-                _bag_take(hand, label),
-                aux,
-            )
-            if not masks or not _masked(new, label[0]) or _ways(new, label[0]):
-                out.append((new, n))
+            new_pools = _with_pool(pools, label[0], kind)
+            new = (current, undrawn, new_pools, _bag_take(hand, label), aux)
+            if masks:
+                new = _forget_spent_type(new, label[0], kind)
+                if not _dealable(new, label[0]):
+                    continue
+            out.append((_join_known(new, label[0]), n))
     return out
 
 
@@ -258,9 +271,89 @@ def _played_from_aux(state: LabelState, kind: int, masks: bool) -> list[tuple[La
             rest = _bag_take(top, label) if _is_bag(top) else ()
             new_aux = (*aux[:-1], rest) if rest else aux[:-1]
             new = (current, undrawn, _with_pool(pools, label[0], kind), hand, new_aux)
-            if not masks or not _masked(new, label[0]) or _ways(new, label[0]):
-                out.append((new, n))
+            if masks:
+                new = _forget_spent_type(new, label[0], kind)
+                if not _dealable(new, label[0]):
+                    continue
+            out.append((_join_known(new, label[0]), n))
     return out
+
+
+def _single_kind(pool: tuple[int, ...]) -> int:
+    """The one kind ``pool`` holds, or -1 if it holds none or several."""
+    found = -1
+    for k, n in enumerate(pool):
+        if n:
+            if found >= 0:
+                return -1
+            found = k
+    return found
+
+
+def _join_known(state: LabelState, epoch: int) -> LabelState:
+    """``state`` with ``epoch`` joined to another epoch whose tokens are all of the same known
+    kind. Once a pile is fully drawn and its unrevealed cards are all of one kind ``k``, each of
+    its tokens is a ``k`` whatever pile it came from: two such piles act as one (one ``k`` per
+    token, one way to deal them), so their tokens take the lower epoch's label and its pool
+    adds up both. An exact merge (weights unchanged) of states that differ only in which such
+    pile a token came from."""
+    current, undrawn, pools, hand, aux = state
+    pool = pools[epoch]
+    if not pool or (epoch == current and undrawn):
+        return state
+    kind = _single_kind(pool)
+    if kind < 0:
+        return state
+    for other, p in enumerate(pools):
+        if other != epoch and p and (other != current or not undrawn):
+            if _single_kind(p) == kind:
+                break
+    else:
+        return state
+    keep, gone = min(epoch, other), max(epoch, other)
+    joined = list(pools[keep])
+    joined[kind] += pools[gone][kind]
+    new_pools = list(pools)
+    new_pools[keep], new_pools[gone] = tuple(joined), ()
+
+    def relabel(bag: Counts) -> Counts:
+        out: Counts = ()
+        for (e, mask), n in bag:
+            out = _bag_add(out, (keep if e == gone else e, mask), n)
+        return out
+
+    new_aux = tuple(
+        relabel(entry) if _is_bag(entry) else ((keep, entry[1]) if entry[0] == gone else entry)
+        for entry in aux
+    )
+    return (current, undrawn, tuple(new_pools), relabel(hand), new_aux)
+
+
+def _forget_spent_type(state: LabelState, epoch: int, kind: int) -> LabelState:
+    """``state`` with the mask bit of ``kind`` dropped from ``epoch``'s tokens once no card of
+    that type is left unrevealed in the epoch: the bit then rules out nothing, and dropping it
+    merges label states that differ only by such bits (an exact merge, no weight changes)."""
+    pool = state[2][epoch]
+    if kind >= NUM_TYPES or (pool and pool[kind]):
+        return state
+    bit = 1 << kind
+    current, undrawn, pools, hand, aux = state
+    if not any(e == epoch and m & bit for (e, m), _ in hand) and not any(
+        e == epoch and m & bit for entry in aux for (e, m), _ in _entry_labels(entry)
+    ):
+        return state
+
+    def clear(label: Label) -> Label:
+        return (label[0], label[1] & ~bit) if label[0] == epoch else label
+
+    def clear_bag(bag: Counts) -> Counts:
+        out: Counts = ()
+        for label, n in bag:
+            out = _bag_add(out, clear(label), n)
+        return out
+
+    new_aux = tuple(clear_bag(e) if _is_bag(e) else clear(e) for e in aux)
+    return (current, undrawn, pools, clear_bag(hand), new_aux)
 
 
 def _no_match(state: LabelState, land: int, top_too: bool) -> list[tuple[LabelState, int]]:
@@ -269,8 +362,10 @@ def _no_match(state: LabelState, land: int, top_too: bool) -> list[tuple[LabelSt
     current, undrawn, pools, hand, aux = state
     bit = 1 << land
     new_hand: Counts = ()
+    # A token whose epoch has no card of the type left gets no bit: it would rule out nothing
+    # (see ``_forget_spent_type``), and leaving it off merges states that differ only by it.
     for (e, mask), n in hand:
-        new_hand = _bag_add(new_hand, (e, mask | bit), n)
+        new_hand = _bag_add(new_hand, (e, mask | bit if pools[e][land] else mask), n)
     tops: list[tuple[tuple, int]] = [(aux, 1)]
     if top_too and aux:
         top = aux[-1]
@@ -278,12 +373,12 @@ def _no_match(state: LabelState, land: int, top_too: bool) -> list[tuple[LabelSt
         for (e, mask), n in _entry_labels(top):
             rest = _bag_take(top, (e, mask)) if _is_bag(top) else ()
             below = (*aux[:-1], rest) if rest else aux[:-1]
-            tops.append(((*below, (e, mask | bit)), n))
+            tops.append(((*below, (e, mask | bit if pools[e][land] else mask)), n))
     out: list[tuple[LabelState, int]] = []
     for new_aux, n in tops:
-        new = (current, undrawn, pools, new_hand, new_aux)
-        if all(_ways(new, e) for e in range(len(pools)) if _masked(new, e)):
-            out.append((new, n))
+        masked = _masked_sizes(new_hand, new_aux)
+        if all(_count(*_groups_free(sizes, pools[e]), pools[e]) for e, sizes in masked.items()):
+            out.append(((current, undrawn, pools, new_hand, new_aux), n))
     return out
 
 
@@ -320,14 +415,38 @@ MAX_STATES = 400
 CUT_MASS = 0.01
 
 
+@lru_cache(maxsize=1 << 14)
+def _arrangements(pool: tuple[int, ...]) -> float:
+    """Ways to deal the cards ``pool`` to as many places that take any kind (a float)."""
+    ways = math.factorial(sum(pool))
+    for n in pool:
+        ways //= math.factorial(n)
+    return float(ways)
+
+
 def _completions(state: LabelState) -> float:
-    """The ways to deal every epoch's unrevealed cards to the state's places (a float)."""
+    """The ways to deal every epoch's unrevealed cards to the state's places (a float).
+
+    One pass over the tokens finds the masked ones per epoch; an epoch without any is dealt in
+    ``_arrangements(pool)`` ways (its tokens, drawn or not, are exactly as many as its cards)."""
+    pools = state[2]
+    masked = _masked_sizes(state[3], state[4])
     ways = 1.0
-    pools, current = state[2], state[0]
-    for epoch in range(len(pools)):
-        if any(pools[epoch]) or epoch == current:
-            ways *= float(_ways(state, epoch))
+    for epoch, pool in enumerate(pools):
+        if not pool:
+            continue
+        sizes = masked.get(epoch)
+        if sizes:
+            ways *= float(_count(*_groups_free(sizes, pool), pool))
+        else:
+            ways *= _arrangements(pool)
     return ways
+
+
+def _groups_free(sizes: dict[int, int], pool: tuple[int, ...]) -> tuple[tuple, int]:
+    """``_count``'s masked groups and free places for an epoch with these masked tokens (its
+    tokens, drawn or not, are exactly as many as its unrevealed cards)."""
+    return tuple(sorted(sizes.items())), sum(pool) - sum(sizes.values())
 
 
 def _cut(
@@ -525,110 +644,6 @@ def _search_hidden(
     from cardzoo.envs.odins_ravens.hidden_search import search_hidden
 
     return search_hidden(log, rng)
-
-
-# ---------------------------------------------------------------------------------------------
-# What a seat may see
-
-
-@dataclass(frozen=True)
-class View:
-    """Everything one player may see (rules spec §10), and nothing else.
-
-    Per-seat tuples are indexed by absolute seat. ``hand`` and ``discards`` are counts per kind;
-    ``aux`` is the viewer's own auxiliary deck, **top first**; ``magic_way_rows`` list the kinds
-    in play order. ``land_known`` lists the land deck's seen bottom cards in the order they will
-    be drawn (codes ``5*a+b``). ``logs`` are the public event logs of both seats this race (see
-    above); ``reshuffled``/``drawn_since`` summarise a seat's last reshuffle.
-    """
-
-    player: int
-    current_player: int
-    phase: int
-    target_op: int
-    swap_first: int
-    pending_land: int
-    orient_for: int
-    rearranged: int
-    paths: tuple[tuple[int, ...], tuple[int, ...]]
-    pos: tuple[int, int]
-    stone: tuple[int, int]
-    magic_way: tuple[int, int]
-    magic_way_rows: tuple[tuple[int, ...], ...]
-    discards: tuple[tuple[int, ...], ...]
-    hand: tuple[int, ...]
-    aux: tuple[int, ...]
-    draw_counts: tuple[int, ...]
-    hand_sizes: tuple[int, ...]
-    aux_sizes: tuple[int, ...]
-    draw_sizes: tuple[int, ...]
-    land_deck_size: int
-    land_deck_counts: tuple[int, ...]
-    land_known: tuple[int, ...]
-    used_hand: int
-    used_aux: int
-    o2b_used: bool
-    totals: tuple[int, int]
-    race: int
-    race_turn: int
-    turn: int
-    race_first: int
-    last_race: tuple[int, int, int]
-    reshuffled: tuple[tuple[int, ...], ...]
-    drawn_since: tuple[int, ...]
-    logs: tuple[tuple[tuple, ...], ...]
-    terminal: bool
-    winners: tuple[int, ...]
-
-
-def build_view(state: State, player: int) -> View:
-    """What ``player`` may see of ``state`` (§10); the seat is checked by ``State.view``."""
-    known = state.land_deck[: state.land_known]
-    land_counts = [0] * NUM_PAIRS
-    for c in state.land_deck:
-        land_counts[CODE_PAIR[c]] += 1
-    draw_counts = [0] * NUM_KINDS
-    for k in state.draws[player]:
-        draw_counts[k] += 1
-    return View(
-        player=player,
-        current_player=state.current_player,
-        phase=state.phase,
-        target_op=state.target_op,
-        swap_first=state.swap_first,
-        pending_land=state.pending_land,
-        orient_for=state.orient_for,
-        rearranged=state.rearranged,
-        paths=(tuple(state.paths[0]), tuple(state.paths[1])),
-        pos=(state.pos[0], state.pos[1]),
-        stone=(state.stone_card, state.stone_path),
-        magic_way=state.config.magic_way_cards[state.magic_way],
-        magic_way_rows=tuple(tuple(r) for r in state.magic_way_rows),
-        discards=tuple(tuple(d) for d in state.discards),
-        hand=tuple(state.hands[player]),
-        aux=tuple(reversed(state.aux[player])),
-        draw_counts=tuple(draw_counts),
-        hand_sizes=tuple(sum(h) for h in state.hands),
-        aux_sizes=tuple(len(a) for a in state.aux),
-        draw_sizes=tuple(len(d) for d in state.draws),
-        land_deck_size=len(state.land_deck),
-        land_deck_counts=tuple(land_counts),
-        land_known=tuple(reversed(known)),
-        used_hand=state.used_hand,
-        used_aux=state.used_aux,
-        o2b_used=state.o2b_used,
-        totals=(state.totals[0], state.totals[1]),
-        race=state.race,
-        race_turn=state.race_turn,
-        turn=state.turn,
-        race_first=state.race_first,
-        last_race=state.last_race,
-        reshuffled=tuple(tuple(r) for r in state.reshuffled),
-        drawn_since=tuple(state.drawn_since),
-        logs=tuple(tuple(g) for g in state.logs),
-        terminal=state.terminal,
-        winners=state._winners,
-    )
 
 
 # ---------------------------------------------------------------------------------------------
