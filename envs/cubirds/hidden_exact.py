@@ -81,6 +81,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from cardzoo.envs.cubirds import hidden_count
 from cardzoo.envs.cubirds.data import (
     EV_BATCH,
     EV_CLOSE,
@@ -113,6 +114,14 @@ JOINT_SHARE = 0.25
 JOINT_CLASSES = 6
 
 SPECIES = range(NUM_SPECIES)
+
+#: What the last builds prepared, by :meth:`ExactModel._key`: (fits, the attributes set). A
+#: seat's next decision often finds the counts of its last one unchanged (its own lays and
+#: captures change nothing it counts), and a joint programme that exceeds its limits is then
+#: not tried again. A function of the key alone, so a model from here samples like a fresh one.
+_BUILT: dict[tuple, tuple[bool, dict]] = {}
+BUILT_KEPT = 256
+_SHARED = ("limits", "seats", "joint", "joint_tried", "tilt", "log_h", "log_top", "closed")
 
 
 class ExactModel:
@@ -249,6 +258,41 @@ class ExactModel:
         for j, row in enumerate(self.avail):
             if j not in used and any(row):
                 raise ValueError(f"pile {j} keeps cards that nobody drew")
+        key = self._key(max_states, max_options)
+        got = _BUILT.get(key)
+        if got is not None:  # the same counts were prepared at an earlier position
+            self.__dict__.update(got[1])
+            return got[0]
+        ok = self._build(max_states, max_options)
+        _BUILT[key] = (ok, {name: getattr(self, name) for name in _SHARED if hasattr(self, name)})
+        if len(_BUILT) > BUILT_KEPT:
+            del _BUILT[next(iter(_BUILT))]
+        return ok
+
+    def _key(self, max_states: int, max_options: int) -> tuple:
+        """Everything :meth:`_build` reads (the boxes and their seats, the intervals, the
+        piles, the limits and the settings), so that equal keys prepare equal counts."""
+        seat = tuple(self._seat(g) for g in range(len(self.seg_size)))
+        return (
+            self.player,
+            self.num_players,
+            tuple(self.box_size),
+            tuple(self.box_pile),
+            tuple(self.box_label),
+            seat,
+            tuple(self.iv_req),
+            tuple(self.iv_species),
+            tuple(tuple(row) for row in self.avail),
+            len(self.piles),
+            max_states,
+            max_options,
+            MIN_KEPT,
+            JOINT_CLASSES,
+            JOINT_SHARE,
+            hidden_count.TIGHT_BOUNDS,
+        )
+
+    def _build(self, max_states: int, max_options: int) -> bool:
         self.limits = (max_states, max_options)
         self.seats: list[tuple[list[int], Programme]] | None = None
         self.joint: Programme | None = None

@@ -2,13 +2,15 @@
 a chain built on the shared table that a game's earlier positions filled must count, fit its
 limits and sample exactly like one built on an empty table, at every position along random
 games. A kept count filed under the wrong key (a prefix structure that leaves out something its
-counts depend on) makes the two differ."""
+counts depend on) makes the two differ. The same for whole models prepared at an earlier,
+equal position (``hidden_exact._BUILT``): ``determinize`` must give the same world with and
+without anything kept."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from cardzoo.envs.cubirds import hidden, hidden_chain
+from cardzoo.envs.cubirds import hidden, hidden_chain, hidden_exact
 from cardzoo.envs.cubirds.game import Config
 from cardzoo.envs.cubirds.hidden_chain import SeatChain
 from cardzoo.envs.cubirds.hidden_exact import ExactModel, TooLarge
@@ -74,14 +76,35 @@ def test_a_chain_on_a_full_table_is_a_chain_on_an_empty_one(n):
     assert reused >= 5  # the table served whole chains, not only parts
 
 
+def _cold(state, p: int) -> object:
+    """``determinize`` with nothing kept (the caches are put back afterwards)."""
+    saved = (dict(hidden_exact._BUILT), list(hidden._PLANS), hidden_chain._TABLES)
+    hidden._PLANS.clear()
+    hidden_chain.clear_tables()
+    hidden_exact._BUILT.clear()
+    try:
+        return state.determinize(p, np.random.default_rng(3))
+    finally:
+        hidden_exact._BUILT.clear()
+        hidden_exact._BUILT.update(saved[0])
+        hidden._PLANS[:] = saved[1]
+        hidden_chain._TABLES = saved[2]
+
+
 @pytest.mark.parametrize("n", [2, 4])
 def test_determinize_along_a_game_does_not_depend_on_what_was_kept(n):
-    for state in random_states(n, 7, every=3, config=Config(num_players=n)):
-        if state.terminal:
+    # Every seat at every decision, so that the kept models and chains of the positions just
+    # before (which differ from this one in little) are at hand.
+    compared = served = 0
+    for state in random_states(n, 7, config=Config(num_players=n)):
+        if state.terminal or state.turn > 60:
             continue
-        p = state.current_player
-        warm = state.determinize(p, np.random.default_rng(3))
-        hidden._PLANS.clear()
-        hidden_chain.clear_tables()
-        cold = state.determinize(p, np.random.default_rng(3))
-        assert [warm.view(q) for q in range(n)] == [cold.view(q) for q in range(n)]
+        for p in range(n):
+            before = len(hidden_exact._BUILT)
+            warm = state.determinize(p, np.random.default_rng(3))
+            served += len(hidden_exact._BUILT) == before
+            cold = _cold(state, p)
+            assert [warm.view(q) for q in range(n)] == [cold.view(q) for q in range(n)]
+            compared += 1
+    assert compared >= 100
+    assert served >= 20  # models prepared at earlier positions served
