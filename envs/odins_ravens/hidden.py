@@ -47,19 +47,26 @@ proportional to its weight times the number of ways its epochs' unrevealed cards
 to its tokens, then deals them uniformly among those ways. Everything is done in a canonical
 order, so a sample depends on the log and the rng only, never on the true cards.
 
-If the posterior needs more than ``MAX_STATES`` label states (a large aux deck holding cards
-of several draw piles, while a hand mixes two piles' cards), the belief is **cut**: its
+Exact merges. Two label states that no later event and no deal can tell apart are one: a
+token's mask keeps no bit of a land type its epoch has no card of left (the bit rules nothing
+out), and the tokens of fully drawn epochs whose unrevealed cards are all of one kind ``k``
+share the lowest such epoch's label (each is a ``k`` whichever pile it came from). Both leave
+the posterior unchanged (``tests/odins_ravens/test_ravens_exact_merge.py``).
+
+If the posterior still needs more than ``MAX_STATES`` label states (a large aux deck holding
+cards of several draw piles, while a hand mixes two piles' cards), the belief is **cut**: its
 lightest label states (by weight times the ways to deal their cards) are dropped, as many as
-hold at most ``CUT_MASS`` of the posterior's mass. Every state kept is still a consistent
+hold at most ``CUT_MASS`` of the posterior's mass, and more if more than ``MAX_STATES`` are
+still left (the heaviest ``MAX_STATES`` are kept). Every state kept is still a consistent
 world, so every sample stays consistent, drawn from the posterior without those states
 (``Belief.dropped`` adds up the shares cut). Such explosions pass (an aux deck is played or
 rearranged), and a cut belief goes on being updated at the usual cost, so later calls sample
-from it cheaply. If more than ``MAX_STATES`` states are still left, or a later event fits none
-of the states kept, the belief gives way to the search fallback ``search_hidden`` (in
-``hidden_search.py``): a randomised depth-first search over the events that returns a
-consistent world, its choices among labels uniform rather than weighted (before cuts, every
-overflow went there, and every call at such a position paid about 9 ms). How close a cut
-belief stays to the exact posterior is measured in ``tests/odins_ravens/test_ravens_cut.py``.
+from it cheaply. If a later event fits none of the states kept, the belief is rebuilt from
+its checkpoint with the wider limit ``RETRY_LIMIT``; only if that fails too does it give way
+to the search fallback ``search_hidden`` (in ``hidden_search.py``): a randomised depth-first
+search over the events that returns a consistent world, its choices among labels uniform
+rather than weighted (far from the posterior: see ``docs/rules/odins_ravens.md``). How often
+beliefs are cut is measured by ``tests/odins_ravens/bench_ravens_cut.py``.
 
 A belief is updated event by event (:meth:`Belief.advance` returns a new one; old ones stay
 valid), so the engine keeps one per seat and pays only for the events since its last use.
@@ -169,38 +176,33 @@ def _count(groups: tuple[tuple[int, int], ...], free: int, pool: tuple[int, ...]
     return total
 
 
-def _epoch_places(state: LabelState, epoch: int) -> tuple[tuple[tuple[int, int], ...], int]:
-    """The unrevealed places of ``epoch``'s cards: masked groups and the count of free ones."""
-    current, undrawn, _pools, hand, aux = state
-    sizes: dict[int, int] = {}
-    for (e, mask), n in hand:
-        if e == epoch:
-            sizes[mask] = sizes.get(mask, 0) + n
-    for entry in aux:
-        for (e, mask), n in _entry_labels(entry):
-            if e == epoch:
-                sizes[mask] = sizes.get(mask, 0) + n
-    free = sizes.pop(0, 0) + (undrawn if epoch == current else 0)
-    return tuple(sorted(sizes.items())), free
-
-
 def _dealable(state: LabelState, epoch: int) -> bool:
     """Whether ``epoch``'s unrevealed cards can still be dealt to its tokens (always, if none
     of them carries a mask)."""
-    groups, free = _epoch_places(state, epoch)
-    return not groups or bool(_count(groups, free, state[2][epoch]))
+    sizes = _masked_sizes(state[3], state[4], epoch).get(epoch)
+    if not sizes:
+        return True
+    pool = state[2][epoch]
+    return bool(_count(*_groups_free(sizes, pool), pool))
 
 
-def _masked_sizes(hand: Counts, aux: tuple) -> dict[int, dict[int, int]]:
-    """Per epoch, the number of its tokens carrying each nonzero mask (one pass)."""
+def _masked_sizes(hand: Counts, aux: tuple, only: int = -1) -> dict[int, dict[int, int]]:
+    """Per epoch (or for epoch ``only`` alone), the number of its tokens carrying each nonzero
+    mask (one pass; written out flat, as it runs for every successor once masks exist)."""
     masked: dict[int, dict[int, int]] = {}
     for (e, mask), n in hand:
-        if mask:
+        if mask and (only < 0 or e == only):
             sizes = masked.setdefault(e, {})
             sizes[mask] = sizes.get(mask, 0) + n
     for entry in aux:
-        for (e, mask), n in _entry_labels(entry):
-            if mask:
+        if entry[0].__class__ is int:  # one slot: a label
+            e, mask = entry
+            if mask and (only < 0 or e == only):
+                sizes = masked.setdefault(e, {})
+                sizes[mask] = sizes.get(mask, 0) + 1
+            continue
+        for (e, mask), n in entry:  # a rearranged bag
+            if mask and (only < 0 or e == only):
                 sizes = masked.setdefault(e, {})
                 sizes[mask] = sizes.get(mask, 0) + n
     return masked
@@ -291,12 +293,9 @@ def _single_kind(pool: tuple[int, ...]) -> int:
 
 
 def _join_known(state: LabelState, epoch: int) -> LabelState:
-    """``state`` with ``epoch`` joined to another epoch whose tokens are all of the same known
-    kind. Once a pile is fully drawn and its unrevealed cards are all of one kind ``k``, each of
-    its tokens is a ``k`` whatever pile it came from: two such piles act as one (one ``k`` per
-    token, one way to deal them), so their tokens take the lower epoch's label and its pool
-    adds up both. An exact merge (weights unchanged) of states that differ only in which such
-    pile a token came from."""
+    """``state`` with ``epoch`` joined to another fully drawn epoch if both have cards of the
+    same one kind ``k`` only left: each of their tokens is a ``k`` whichever pile it came from,
+    so they take the lower epoch's label and its pool adds up both (an exact merge)."""
     current, undrawn, pools, hand, aux = state
     pool = pools[epoch]
     if not pool or (epoch == current and undrawn):
@@ -330,9 +329,8 @@ def _join_known(state: LabelState, epoch: int) -> LabelState:
 
 
 def _forget_spent_type(state: LabelState, epoch: int, kind: int) -> LabelState:
-    """``state`` with the mask bit of ``kind`` dropped from ``epoch``'s tokens once no card of
-    that type is left unrevealed in the epoch: the bit then rules out nothing, and dropping it
-    merges label states that differ only by such bits (an exact merge, no weight changes)."""
+    """``state`` with the mask bit of ``kind`` dropped from ``epoch``'s tokens once the epoch
+    has no card of that type left unrevealed (an exact merge: the bit rules out nothing)."""
     pool = state[2][epoch]
     if kind >= NUM_TYPES or (pool and pool[kind]):
         return state
@@ -409,8 +407,13 @@ def _step(
 
 _START: LabelState = (-1, 0, (), (), ())
 #: Beyond this many label states a belief is cut back to at most this many (module docstring);
-#: 0: no belief at all, every sample comes from the search fallback.
+#: 0: no belief at all, every sample comes from the search fallback. A larger limit cuts fewer
+#: positions but slows every catch-up at an exploded position (measured with 1000: a third
+#: fewer cut positions, the slowest first calls about twice as slow).
 MAX_STATES = 400
+#: When a later event fits none of the states a cut kept, the belief is rebuilt once with this
+#: limit before the search takes over (``seat_belief``).
+RETRY_LIMIT = 2000
 #: A cut first drops the lightest states holding at most this share of the posterior's mass.
 CUT_MASS = 0.01
 
@@ -453,19 +456,19 @@ def _cut(
     states: list[LabelState], weights: list[float], limit: int
 ) -> tuple[list[LabelState], list[float], float]:
     """The heaviest states (by weight times completions; ties by place, so the cut depends on
-    the log alone), in their order, less the lightest ones holding at most ``CUT_MASS`` of the
-    mass, and the share dropped; none if more than ``limit`` are left."""
+    the log alone), in their order: less the lightest ones holding at most ``CUT_MASS`` of the
+    mass, and at most ``limit`` of them even if that drops more; and the share dropped."""
     mass = [w * _completions(st) for st, w in zip(states, weights)]
     total = sum(mass)
+    if not total or limit < 1:  # ``MAX_STATES = 0``: no belief (every sample searched)
+        return [], [], 1.0
     order = sorted(range(len(states)), key=mass.__getitem__, reverse=True)
     keep, dropped = len(order), 0.0
-    while keep > 1 and dropped + mass[order[keep - 1]] <= CUT_MASS * total:
+    while keep > 1 and (keep > limit or dropped + mass[order[keep - 1]] <= CUT_MASS * total):
         keep -= 1
         dropped += mass[order[keep]]
-    if keep > limit or not total:  # the mass is spread too thin: no belief (search instead)
-        return [], [], 1.0
     kept = sorted(order[:keep])
-    return [states[i] for i in kept], [weights[i] for i in kept], dropped / total if total else 1.0
+    return [states[i] for i in kept], [weights[i] for i in kept], dropped / total
 
 
 class Belief:
@@ -505,8 +508,10 @@ class Belief:
         belief.consumed = at
         return belief
 
-    def advance(self, events: list[tuple]) -> Belief:
-        """The belief after ``events`` more events of the log."""
+    def advance(self, events: list[tuple], limit: int | None = None) -> Belief:
+        """The belief after ``events`` more events of the log (cut to ``limit`` label states,
+        ``MAX_STATES`` if not given)."""
+        limit = MAX_STATES if limit is None else limit
         states, weights = self.states, self.weights
         if states is None:  # the search fallback took over before
             return Belief(None, None, self.origin, self.consumed + len(events))
@@ -514,8 +519,8 @@ class Belief:
         for event in events:
             masks = masks or event[0] == NO_MATCH
             states, weights = _step(states, weights, event, masks)
-            if len(states) > MAX_STATES:
-                states, weights, share = _cut(states, weights, MAX_STATES)
+            if len(states) > limit:
+                states, weights, share = _cut(states, weights, limit)
                 dropped += share
             if not states:
                 if dropped:  # no cut was possible, or what a cut dropped explained the log
@@ -663,7 +668,14 @@ def seat_belief(state: State, seat: int) -> Belief:
         belief = Belief.start(hand, origin, start)
     log = state.logs[seat]
     if belief.consumed < len(log):
-        belief = belief.advance(log[belief.consumed :])
+        fresh = belief.advance(log[belief.consumed :])
+        if fresh.states is None and belief.states is not None and MAX_STATES > 0:
+            # A later event fits none of the states a cut kept: once, rebuild the belief from
+            # the checkpoint with a wider limit before handing the seat to the search.
+            start, hand = origin
+            wide = Belief.start(hand, origin, start).advance(log[start:], RETRY_LIMIT)
+            fresh = wide if wide.states is not None else fresh
+        belief = fresh
         state._beliefs[seat] = belief
     elif state._beliefs[seat] is not belief:
         state._beliefs[seat] = belief

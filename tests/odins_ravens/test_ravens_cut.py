@@ -1,12 +1,14 @@
 """A belief that outgrows ``hidden.MAX_STATES`` label states is cut (issue 16, speed): its
-lightest states, holding at most ``CUT_MASS`` of the posterior, are dropped, so later calls keep
-sampling from it cheaply instead of running the search fallback at every call. What is kept is
-part of the exact posterior, close to it, and every sample stays consistent."""
+lightest states are dropped, those holding at most ``CUT_MASS`` of the posterior and more if
+more than ``MAX_STATES`` are left, so later calls keep sampling from it cheaply instead of
+running the search fallback at every call. What is kept is part of the exact posterior, close
+to it, and every sample stays consistent; how often it happens is bounded below."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from bench_ravens_cut import VARIANTS, scan
 from cardzoo.envs.odins_ravens import Config, State, hidden
 from cardzoo.envs.odins_ravens.hidden import Belief, sample_hidden
 from cardzoo.train.bench_loops import game_positions
@@ -59,20 +61,38 @@ def test_a_cut_belief_is_part_of_the_exact_posterior_and_close_to_it(
         assert hidden_cards == truth  # the seat's unseen cards are the deck less what is public
 
 
-def test_a_cut_that_leaves_too_many_states_gives_way_to_the_search(monkeypatch):
-    monkeypatch.setattr(hidden, "MAX_STATES", 1)
-    monkeypatch.setattr(hidden, "CUT_MASS", 0.0)  # nothing may be dropped: no cut is possible
-    branching = 0
+def test_a_cut_keeps_at_most_max_states_the_heaviest_ones(monkeypatch):
+    """A cut that ``CUT_MASS`` alone cannot bring under ``MAX_STATES`` drops more: it keeps the
+    ``MAX_STATES`` heaviest states (by weight times completions) and nothing else, instead of
+    handing the position to the search (whose worlds are not weighted by the posterior)."""
+    monkeypatch.setattr(hidden, "CUT_MASS", 0.0)  # nothing may be dropped for mass alone
+    checked = 0
     for name, log in SMALL_LOGS.items():
-        with monkeypatch.context() as m:
-            m.setattr(hidden, "MAX_STATES", 10**6)
-            widest = max(len(Belief.start().advance(log[:i]).states) for i in range(len(log) + 1))
-        if widest > 1:
-            branching += 1
-            assert Belief.start().advance(log).states is None, name
-        else:
-            assert Belief.start().advance(log).dropped == 0, name
-    assert branching >= 1
+        for limit in (1, 2, 3):
+            monkeypatch.setattr(hidden, "MAX_STATES", 10**6)
+            for i in range(1, len(log) + 1):
+                before = Belief.start().advance(log[: i - 1])
+                exact = before.advance([log[i - 1]])
+                if len(before.states) > limit or len(exact.states) <= limit:
+                    continue
+                monkeypatch.setattr(hidden, "MAX_STATES", limit)
+                cut = before.advance([log[i - 1]])
+                monkeypatch.setattr(hidden, "MAX_STATES", 10**6)
+                mass = {
+                    st: w * hidden._completions(st) for st, w in zip(exact.states, exact.weights)
+                }
+                heaviest = sorted(mass.values(), reverse=True)
+                assert len(cut.states) == limit, name
+                assert sorted((mass[st] for st in cut.states), reverse=True) == heaviest[:limit]
+                assert cut.dropped == pytest.approx(sum(heaviest[limit:]) / sum(heaviest))
+                checked += 1
+    assert checked >= 1
+
+
+def test_max_states_zero_hands_every_sample_to_the_search(monkeypatch):
+    monkeypatch.setattr(hidden, "MAX_STATES", 0)
+    log = SMALL_LOGS["two piles and a stash"]
+    assert Belief.start().advance(log).states is None
 
 
 def test_samples_after_a_deep_cut_stay_consistent(monkeypatch):
@@ -92,3 +112,28 @@ def test_samples_after_a_deep_cut_stay_consistent(monkeypatch):
             hand, aux, draw = sample_hidden(log, rng)
             assert (tuple(hand), tuple(aux), tuple(draw)) in support, name
     assert cut >= 1
+
+
+# Share of position-seats whose belief was cut over the first 12 seeded random games of each
+# variant, as measured when the exact merges and the cut to the heaviest states came in
+# (``bench_ravens_cut.py 12``: 4.0%, 7.1%, 2.5%, 4.0%, 2.3%, 4.4%), with some room: a guard
+# against a change that makes beliefs explode more often. Not zero: issue 16 asks for an
+# exact posterior everywhere, which this representation cannot hold at every position.
+CUT_SHARE_BOUNDS = {
+    "default": 0.05,
+    "strict": 0.09,
+    "small_deck": 0.035,
+    "small_deck_strict": 0.05,
+    "big_deck": 0.03,
+    "no_odin": 0.055,
+}
+
+
+@pytest.mark.parametrize("variant", sorted(CUT_SHARE_BOUNDS))
+def test_seeded_random_games_never_go_to_the_search_and_are_rarely_cut(variant):
+    """At every position of 12 seeded random games, for both seats: the belief is the exact
+    posterior or a cut of it, never the search (whose worlds are not posterior-weighted)."""
+    r = scan(Config(**VARIANTS[variant]), games=12)
+    assert r["seen"] > 20000
+    assert r["searched"] == 0
+    assert r["cut"] <= CUT_SHARE_BOUNDS[variant] * r["seen"], r
