@@ -91,7 +91,9 @@ random games, 5 repeated calls at each: at 5 players 0.64 ms per call on average
 6.2 ms at the 99th percentile (13.0), 33 ms at most (84); at 2 to 4 players 0.17 to 0.30 ms
 (0.18 to 0.41). With face-down round-end discards nothing changed (5 players, 181 positions:
 25 ms on average, up to about 2 s): most fast replays still die in piles drawn to their end,
-and stage 4 still runs.
+and stage 4 still runs. The replay plan is read only when the exact model does not serve
+(``_Kept.replay``); the exact model's own reuse along a game is described in
+:mod:`cardzoo.envs.cubirds.hidden_exact`.
 """
 
 from __future__ import annotations
@@ -356,10 +358,10 @@ def sample_hidden(
 
 #: Sample from the exact posterior (:mod:`cardzoo.envs.cubirds.hidden_exact`) where its model
 #: applies (public round-end discards, within its limits); elsewhere the replay below. On by
-#: default since 2026-12-02: exactness is worth a dearer first call at a position (about 3 to
-#: 6 ms on average, the replay's 0.25 to 0.6 ms); repeated calls there cost about what the
-#: replay's do (0.14 to 0.7 ms), see that module. ``False`` gives the replay alone (the tests
-#: that need the replay set it off themselves).
+#: default since 2026-12-02: exactness is worth a dearer first call at a position (about 1 to
+#: 3.5 ms on average along a game at 2 to 5 players, see that module; the replay's 0.25 to 0.6
+#: ms); repeated calls there cost about what the replay's do or less. ``False`` gives the
+#: replay alone (the tests that need the replay set it off themselves).
 EXACT = True
 
 

@@ -51,8 +51,31 @@ rejection step keeps nothing in ``REJECT_TRIES`` rounds while the joint programm
 (:meth:`ExactModel.sample` returns None). In all these cases
 :func:`cardzoo.envs.cubirds.hidden.sample_hidden` (with ``hidden.EXACT`` on) uses the older,
 inexact replay (``tests/cubirds/test_cubirds_exact_posterior.py``). A position's model is built
-once and kept with its replay plan (:func:`cardzoo.envs.cubirds.hidden.plan_for`), so repeated
-calls there only sample.
+once and kept (:func:`cardzoo.envs.cubirds.hidden.plan_for`), so repeated calls there only
+sample.
+
+Along a game (issue 16): what a build prepared is kept by everything it read (``_BUILT``), so a
+position equal to an earlier one (often a seat's next decision: its own lays and captures change
+nothing it counts) prepares nothing, not even a joint programme known not to fit; the seat
+chains count from a seat's latest box back and keep the counts of every prefix of boxes in a
+shared table (:mod:`.hidden_chain`), so a chain built after a move computes only the prefixes
+that move changed. With the chains at hand, neither the pilot run nor the joint programme is
+tried beyond ``JOINT_CLASSES`` classes of boxes (such programmes hardly ever fit), and the pilot
+stops once its answer is known. Whatever is kept is a function of its key alone, so a sample
+never depends on what was kept (``tests/cubirds/test_cubirds_chain_reuse.py``). Measured on
+2026-12-02 (CPU time, 2 cores shared with other sessions' tests at a load of about 3.5; the
+along-game script of issue 16: 4 seeded random games, one call by the seat in turn at every
+decision, the commit before these changes and this one alternating game by game in one process):
+2.90 / 3.08 / 6.98 / 6.11 ms per call on average at 2 / 3 / 4 / 5 players before, 0.95 / 1.84 /
+3.49 / 3.25 ms after (medians 1.00 / 1.57 / 4.56 / 3.85 ms before, 0.42 / 0.61 / 1.10 / 0.96
+after). Repeated calls at the positions of 16 seeded games (20 at each) went from 0.06-0.14 /
+0.12-0.16 / 0.16-0.26 / 0.29-0.45 ms on average to 0.05-0.09 / 0.08-0.13 / 0.12-0.18 /
+0.21-0.37 ms (Python draws for the hypergeometric splits and open cards, which cost a tenth of
+NumPy's calls on such small counts). Still dear: joint programmes at positions with more than
+one pile since the last public source (a reshuffle within the round), of which those that exceed
+their limits cost about 10 ms each before the replay takes over; the replay there (about 0.55
+ms a repeated call at 5 players); and a first call on a position with nothing kept (a chain
+built from nothing costs about a quarter more than before, in return for what it keeps).
 
 Measured (CPU time; 2 cores shared with a training run and an evaluation queue at a load of
 about 4 to 6, so times are inflated; positions every 5 decisions of 6 seeded random games,
@@ -120,7 +143,7 @@ SPECIES = range(NUM_SPECIES)
 #: captures change nothing it counts), and a joint programme that exceeds its limits is then
 #: not tried again. A function of the key alone, so a model from here samples like a fresh one.
 _BUILT: dict[tuple, tuple[bool, dict]] = {}
-BUILT_KEPT = 256
+BUILT_KEPT = 64
 _SHARED = ("limits", "seats", "joint", "joint_tried", "tilt", "log_h", "log_top", "closed")
 
 
