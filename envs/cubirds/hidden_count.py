@@ -125,31 +125,18 @@ class Programme:
         for k in range(NUM_SPECIES - 1):
             where = {b: c for c, mem in enumerate(self.classes[k + 1]) for b in mem}
             self.merge.append([where[mem[0]] for mem in self.classes[k]])
-        self.class_label: list[list[int]] = [[] for _ in SPECIES]
-        self.class_pile: list[list[int]] = [[] for _ in SPECIES]
-        self.class_req: list[list[int]] = [[] for _ in SPECIES]
         self.walks = [self._walk(k) for k in range(NUM_SPECIES)]
 
     def _walk(self, k: int) -> list[tuple]:
-        """Level ``k``'s classes in enumeration order (by pile, then label), each with: its
-        interval's requirement (-1: none), the later classes of that interval and of its pile,
-        and its pile."""
+        """Level ``k``'s classes in enumeration order (by pile, then label), each with its
+        label, its interval's requirement (-1: none) and its pile."""
         s = self.order[k]
         members = self.classes[k]
         label = [self.box_label[mem[0]][s] for mem in members]
         pile = [self.box_pile[mem[0]] for mem in members]
-        self.class_label[k] = label
-        self.class_pile[k] = pile
-        self.class_req[k] = [self.iv_req[lab] if lab >= 0 else -1 for lab in label]
+        req = [self.iv_req[lab] if lab >= 0 else -1 for lab in label]
         seq = sorted(range(len(members)), key=lambda c: (pile[c], label[c]))
-        out = []
-        for i, c in enumerate(seq):
-            later = seq[i + 1 :]
-            req = self.iv_req[label[c]] if label[c] >= 0 else -1
-            iv_later = tuple(d for d in later if label[d] == label[c]) if req >= 0 else ()
-            pile_later = tuple(d for d in later if pile[d] == pile[c])
-            out.append((c, label[c], req, iv_later, pile_later, pile[c]))
-        return out
+        return [(c, label[c], req[c], pile[c]) for c in seq]
 
     def _options(self, k: int, caps: tuple[int, ...], forced: bool) -> list[tuple]:
         """Every choice of species ``order[k]`` (a count per class, at most ``caps``, equal when
@@ -211,48 +198,40 @@ class Programme:
 
     def _bounds(self, k: int, caps: tuple[int, ...], forced: bool, avail: list[int]) -> list[tuple]:
         """Per step of level ``k``'s walk: its bounds that do not depend on the choices before
-        it (the room of the later classes of its pile and interval is fixed for one call). A
-        later class takes from its pile at most its room, the later classes of one closed
-        interval at most its requirement in all, and from one pile at most what it holds
-        (tighter bounds than the rooms alone: they spare dead ends, never a choice that can be
-        completed)."""
+        it (what the later classes of its pile and of its interval can take is fixed for one
+        call). A later class takes from its pile at most its room, the later classes of one
+        closed interval at most its requirement in all, and from one pile at most what it
+        holds (tighter bounds than the rooms alone: they spare dead ends, never a choice that
+        can be completed). One pass from the last step back, adding each class to the sums."""
         free = self.avail is None
-        pile = self.class_pile[k]
         tight = TIGHT_BOUNDS
-        steps = []
-        for c, label, req, iv_later, pile_later, j in self.walks[k]:
-            if free:
-                pile_room = 0
-            elif tight:
-                pile_room = self._later_room(k, pile_later, caps)
+        iv_req = self.iv_req
+        pile_total: dict[int, int] = {}  # pile -> what its later classes can take
+        pile_label: dict[tuple[int, int], int] = {}  # (pile, interval) -> their rooms
+        iv_total: dict[int, int] = {}  # interval -> what its later classes can take
+        iv_pile: dict[tuple[int, int], int] = {}  # (interval, pile) -> their rooms
+        walk = self.walks[k]
+        steps: list[tuple] = [()] * len(walk)
+        for i in range(len(walk) - 1, -1, -1):
+            c, label, req, j = walk[i]
+            room = caps[c]
+            pile_room = 0 if free else pile_total.get(j, 0)
+            iv_room = iv_total.get(label, 0) if req >= 0 else 0
+            steps[i] = (c, label, req, pile_room, iv_room, j, room if forced else 0, room)
+            if tight and req >= 0:
+                old = pile_label.get((j, label), 0)
+                pile_label[(j, label)] = old + room
+                grown = min(old + room, iv_req[label]) - min(old, iv_req[label])
+                pile_total[j] = pile_total.get(j, 0) + grown
             else:
-                pile_room = sum(caps[d] for d in pile_later)
-            iv_room = 0
-            if iv_later and not tight:
-                iv_room = sum(caps[d] for d in iv_later)
-            elif iv_later:
-                by_pile: dict[int, int] = {}
-                for d in iv_later:
-                    by_pile[pile[d]] = by_pile.get(pile[d], 0) + caps[d]
-                iv_room = sum(v if free else min(v, avail[i]) for i, v in by_pile.items())
-            lo = caps[c] if forced else 0
-            steps.append((c, label, req, pile_room, iv_room, j, lo, caps[c]))
+                pile_total[j] = pile_total.get(j, 0) + room
+            if req >= 0:
+                if tight and not free:
+                    old = iv_pile.get((label, j), 0)
+                    iv_pile[(label, j)] = old + room
+                    room = min(old + room, avail[j]) - min(old, avail[j])
+                iv_total[label] = iv_total.get(label, 0) + room
         return steps
-
-    def _later_room(self, k: int, later: tuple[int, ...], caps: tuple[int, ...]) -> int:
-        """What the classes ``later`` of level ``k`` (of one pile) can take in all: their
-        rooms, and at most its requirement for the classes of one closed interval."""
-        label, req = self.class_label[k], self.class_req[k]
-        room = 0
-        sums: dict[int, int] = {}
-        for d in later:
-            if req[d] < 0:
-                room += caps[d]
-            else:
-                sums[label[d]] = sums.get(label[d], 0) + caps[d]
-        for lab, v in sums.items():
-            room += min(v, self.iv_req[lab])
-        return room
 
     def _count(self, k: int, caps: tuple[int, ...]) -> float:
         """The weight of every way to fill the classes of level ``k`` (room ``caps``) with the
