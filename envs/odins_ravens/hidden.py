@@ -1,11 +1,9 @@
 """What each seat may see and deduce: :class:`View`, the event logs, and ``determinize``.
 
-- :class:`View` and :func:`build_view` (in ``view.py``, re-exported here): everything one seat
-  may see (§10), and nothing else.
+- :class:`View`, :func:`build_view` (``view.py``, re-exported): what one seat may see (§10).
 - The public event logs and :class:`Belief`, the exact posterior over a seat's hidden cards
   (cut to its heaviest label states when it grows past ``MAX_STATES``).
 - :func:`determinize`: a full state resampled from what one seat knows (``State.determinize``).
-- The search fallback for a posterior too large to hold even so lives in ``hidden_search.py``.
 
 Resampling a player's hidden cards consistently with everything the opponent has seen
 -------------------------------------------------------------------------------------
@@ -47,26 +45,22 @@ proportional to its weight times the number of ways its epochs' unrevealed cards
 to its tokens, then deals them uniformly among those ways. Everything is done in a canonical
 order, so a sample depends on the log and the rng only, never on the true cards.
 
-Exact merges. Two label states that no later event and no deal can tell apart are one: a
-token's mask keeps no bit of a land type its epoch has no card of left (the bit rules nothing
-out), and the tokens of fully drawn epochs whose unrevealed cards are all of one kind ``k``
-share the lowest such epoch's label (each is a ``k`` whichever pile it came from). Both leave
-the posterior unchanged (``tests/odins_ravens/test_ravens_exact_merge.py``).
+Exact merges: a token's mask keeps no bit of a land type its epoch has no card of left, and
+the tokens of fully drawn epochs left with cards of one kind ``k`` only share the lowest such
+epoch's label (each is a ``k`` whichever pile it came from); the posterior is unchanged
+(``tests/odins_ravens/test_ravens_exact_merge.py``).
 
 If the posterior still needs more than ``MAX_STATES`` label states (a large aux deck holding
-cards of several draw piles, while a hand mixes two piles' cards), the belief is **cut**: its
-lightest label states (by weight times the ways to deal their cards) are dropped, as many as
-hold at most ``CUT_MASS`` of the posterior's mass, and more if more than ``MAX_STATES`` are
-still left (the heaviest ``MAX_STATES`` are kept). Every state kept is still a consistent
-world, so every sample stays consistent, drawn from the posterior without those states
-(``Belief.dropped`` adds up the shares cut). Such explosions pass (an aux deck is played or
-rearranged), and a cut belief goes on being updated at the usual cost, so later calls sample
-from it cheaply. If a later event fits none of the states kept, the belief is rebuilt from
-its checkpoint with the wider limit ``RETRY_LIMIT``; only if that fails too does it give way
-to the search fallback ``search_hidden`` (in ``hidden_search.py``): a randomised depth-first
-search over the events that returns a consistent world, its choices among labels uniform
-rather than weighted (far from the posterior: see ``docs/rules/odins_ravens.md``). How often
-beliefs are cut is measured by ``tests/odins_ravens/bench_ravens_cut.py``.
+cards of several draw piles, while a hand mixes two piles' cards), the belief is **cut** to
+its heaviest label states (by weight times the ways to deal their cards): those holding at
+most ``CUT_MASS`` of the mass are dropped, and more if more than ``MAX_STATES`` are left.
+Every sample stays consistent, drawn from the posterior without those states
+(``Belief.dropped`` adds up the shares cut), and a cut belief goes on being updated at the
+usual cost. If a later event fits none of the states kept, the belief is rebuilt from its
+checkpoint with the limit ``RETRY_LIMIT``; if that fails too, the search fallback
+``search_hidden`` (``hidden_search.py``) returns consistent worlds whose choices among labels
+are uniform, not weighted (far from the posterior: see ``docs/rules/odins_ravens.md``). How
+often beliefs are cut is measured by ``tests/odins_ravens/bench_ravens_cut.py``.
 
 A belief is updated event by event (:meth:`Belief.advance` returns a new one; old ones stay
 valid), so the engine keeps one per seat and pays only for the events since its last use.
@@ -232,8 +226,11 @@ def _successors(
             new = (current, undrawn - n, pools, new_hand, aux)
             out.append((_join_known(new, current) if n and n == undrawn else new, 1))
     elif code == STASH:
-        for label, n in hand:
-            out.append(((current, undrawn, pools, _bag_take(hand, label), (*aux, label)), n))
+        for i, (label, n) in enumerate(hand):
+            rest = (
+                (*hand[:i], (label, n - 1), *hand[i + 1 :]) if n > 1 else hand[:i] + hand[i + 1 :]
+            )
+            out.append(((current, undrawn, pools, rest, (*aux, label)), n))
     elif code == REARRANGE:
         bag: Counts = ()
         for entry in aux:
@@ -249,15 +246,19 @@ def _played_from_hand(state: LabelState, kind: int, masks: bool) -> list[tuple[L
     """``(FROM_HAND, kind)``: the card may be any hand token that may be ``kind``."""
     current, undrawn, pools, hand, aux = state
     out: list[tuple[LabelState, int]] = []
-    for label, n in hand:
-        if _allowed(label, kind) and pools[label[0]][kind]:
-            new_pools = _with_pool(pools, label[0], kind)
-            new = (current, undrawn, new_pools, _bag_take(hand, label), aux)
-            if masks:
-                new = _forget_spent_type(new, label[0], kind)
-                if not _dealable(new, label[0]):
-                    continue
-            out.append((_join_known(new, label[0]), n))
+    for i, (label, n) in enumerate(hand):
+        e = label[0]
+        if not pools[e][kind] or (kind < NUM_TYPES and label[1] >> kind & 1):
+            continue
+        rest = (*hand[:i], (label, n - 1), *hand[i + 1 :]) if n > 1 else hand[:i] + hand[i + 1 :]
+        new = (current, undrawn, _with_pool(pools, e, kind), rest, aux)
+        if masks:
+            new = _forget_spent_type(new, e, kind)
+            if not _dealable(new, e):
+                continue
+        if e != current or not undrawn:  # only a fully drawn epoch can join another
+            new = _join_known(new, e)
+        out.append((new, n))
     return out
 
 
@@ -268,16 +269,21 @@ def _played_from_aux(state: LabelState, kind: int, masks: bool) -> list[tuple[La
     if not aux:
         return out
     top = aux[-1]
-    for label, n in _entry_labels(top):
-        if _allowed(label, kind) and pools[label[0]][kind]:
-            rest = _bag_take(top, label) if _is_bag(top) else ()
-            new_aux = (*aux[:-1], rest) if rest else aux[:-1]
-            new = (current, undrawn, _with_pool(pools, label[0], kind), hand, new_aux)
-            if masks:
-                new = _forget_spent_type(new, label[0], kind)
-                if not _dealable(new, label[0]):
-                    continue
-            out.append((_join_known(new, label[0]), n))
+    bag = _is_bag(top)
+    for label, n in top if bag else ((top, 1),):
+        e = label[0]
+        if not pools[e][kind] or (kind < NUM_TYPES and label[1] >> kind & 1):
+            continue
+        rest = _bag_take(top, label) if bag else ()
+        new_aux = (*aux[:-1], rest) if rest else aux[:-1]
+        new = (current, undrawn, _with_pool(pools, e, kind), hand, new_aux)
+        if masks:
+            new = _forget_spent_type(new, e, kind)
+            if not _dealable(new, e):
+                continue
+        if e != current or not undrawn:  # only a fully drawn epoch can join another
+            new = _join_known(new, e)
+        out.append((new, n))
     return out
 
 
@@ -406,13 +412,10 @@ def _step(
 
 
 _START: LabelState = (-1, 0, (), (), ())
-#: Beyond this many label states a belief is cut back to at most this many (module docstring);
-#: 0: no belief at all, every sample comes from the search fallback. A larger limit cuts fewer
-#: positions but slows every catch-up at an exploded position (measured with 1000: a third
-#: fewer cut positions, the slowest first calls about twice as slow).
+#: Beyond this many label states a belief is cut back to this many (module docstring); 0: every
+#: sample searched. Measured with 1000: a third fewer cut positions, slowest first calls 2x.
 MAX_STATES = 400
-#: When a later event fits none of the states a cut kept, the belief is rebuilt once with this
-#: limit before the search takes over (``seat_belief``).
+#: The limit of a belief rebuilt when a later event fits none of a cut's states (seat_belief).
 RETRY_LIMIT = 2000
 #: A cut first drops the lightest states holding at most this share of the posterior's mass.
 CUT_MASS = 0.01
