@@ -9,9 +9,11 @@ The rooms (the common engine layout):
 - ``hidden.py``: ``View``, what each seat may see, and what a forced discard tells the others.
 - ``exact.py`` (extra room): ``State.determinize``'s exact sampler before the first reshuffle
   of the action cards, and the cache and dispatch of the exact samplers.
-- ``reshuffled.py`` (extra room): the exact sampler after reshuffles (2-4 players).
+- ``reshuffled.py`` (extra room): the exact sampler after reshuffles.
+- ``crowded.py``: its chain at 5-6 players, built from only the splits the record allows.
+- ``now.py``: the other seats' hands now after a reshuffle, by exact rejection.
 - ``sampling.py`` (extra room): the replay behind ``State.determinize`` where the exact samplers
-  decline (after a reshuffle at 5-6 players; its replay and complete search).
+  decline (rare; its replay and complete search).
 - ``render.py``: the text of a whole state and of one seat's view.
 - ``positions.py``: hand-set positions (``State.from_position``).
 - ``units.py`` (extra room): the row's units, one small int per slot, and their lookup tables.

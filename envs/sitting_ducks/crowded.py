@@ -46,11 +46,13 @@ from cardzoo.envs.sitting_ducks.exact import _HANDS
 if TYPE_CHECKING:
     from cardzoo.envs.sitting_ducks.reshuffled import _Split
 
-#: The most partial ways (split so far x next seat's hand) one extension step may build.
-MAX_WAYS = 400_000
-#: The most ways the last step may build to be summed (past it the hands now come by
-#: rejection, which accepts often exactly where the draw pile is large and the ways many).
-MAX_HAND_WAYS = 200_000
+#: The most partial ways (split so far x next seat's hand) one step may build: a memory guard
+#: (about 100 bytes each); past it the position goes to the replay (see the docstring).
+MAX_WAYS = 4_000_000
+#: The most ways the last step may build to sum the hands now too (``Staged``, no rejection);
+#: 0 (the default): not tried, the hands now come by rejection (``Swept``), which measured
+#: faster at five and six players on first and repeated calls alike.
+MAX_HAND_WAYS = 0
 #: Per hand size: each hand's counts per kind, small ints.
 _COUNTS = [t.counts.astype(np.int16) for t in _HANDS]
 
@@ -381,11 +383,12 @@ def last_splits(split: _Split, keys: list[int], advance) -> tuple | None:
         if total <= 0.0:
             return None
         alpha, scale = alpha / total, scale + log(total)
-    try:  # the last reshuffle's split and the hands now in one sweep, no rejection
-        levels, final, more = _staged(seats, prev, alpha, split.pools[-1], split.unseen)
-        return None if more == float("-inf") else ("staged", levels, final, scale + more)
-    except NotCovered:  # too many ways: the hands now come by rejection (now.py)
-        pass
+    if MAX_HAND_WAYS:  # the last reshuffle's split and the hands now in one sweep
+        try:
+            levels, final, more = _staged(seats, prev, alpha, split.pools[-1], split.unseen)
+            return None if more == float("-inf") else ("staged", levels, final, scale + more)
+        except NotCovered:  # too many ways: the hands now come by rejection (now.py)
+            pass
     unseen = np.array(split.unseen, dtype=float)
     lasts = [now.LastStep(s.last, split.final[q], unseen) for s, q in zip(seats, split.others)]
     levels, final, more = _swept(seats, prev, alpha, split.pools[-1], lasts, sum(split.unseen))

@@ -30,10 +30,10 @@ After a reshuffle the cards of several piles are mixed in the hands and the coun
 factorise this way. What the seat knows there still makes the posterior a short chain: the new
 pile is the public discard pile, shuffled, and the others' hands at that moment hold a known
 multiset (``reshuffled.py`` works it through); ``sample`` serves those positions too, and
-returns None (the replay of ``sampling.py``, not exact, takes over) where a reshuffle's known
-multiset has too many splits among the other seats: five and six players, unless
-``reshuffled.CROWDED`` is switched on (``crowded.py``; then only where the record allows too
-many).
+returns None (the replay of ``sampling.py``, not exact, takes over) only where a
+reshuffle's known multiset has too many splits among the other seats (at two to four players
+past ``reshuffled.MAX_SPLITS``; at five and six, ``crowded.py``, past its memory guard
+``crowded.MAX_WAYS``, or everywhere if ``reshuffled.CROWDED`` is switched off).
 """
 
 from __future__ import annotations

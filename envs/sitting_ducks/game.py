@@ -575,12 +575,11 @@ class State(CachedLegalMoves, GameState):
         secret colours of the others (hidden mode) and the RNG.
 
         The hands, draw pile and colours come from the exact posterior (uniform over the worlds
-        the record allows: ``exact.py``, after reshuffles ``reshuffled.py``), except after a
-        reshuffle at five or six players (unless ``reshuffled.CROWDED`` is switched on, and
-        then where ``crowded.py`` declines): there from a replay of the record (``sampling.py``)
-        whose worlds are always consistent but whose probabilities are only close to the
-        posterior. (Changed in issue 16: the samples for a given rng differ from earlier
-        versions wherever the exact samplers serve.)"""
+        the record allows: ``exact.py``, after reshuffles ``reshuffled.py`` and at five and six
+        players ``crowded.py``), except where those decline (rare, see ``sampling.py``): there
+        from a replay of the record (``sampling.py``) whose worlds are always consistent but
+        whose probabilities are only close to the posterior. (Changed in issue 16: the samples
+        for a given rng differ from earlier versions wherever the exact samplers serve.)"""
         from cardzoo.envs.sitting_ducks import exact
         from cardzoo.envs.sitting_ducks.sampling import resample_hidden
 

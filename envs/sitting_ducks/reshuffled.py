@@ -30,21 +30,20 @@ chain forward exactly (``alpha``). The hands now then come one of two ways:
   pile's orders ``|R|! / prod_k R_k!`` (``R = U - sum_q H_q``), and one pair is drawn: no
   rejection;
 - otherwise: the split at the last reshuffle is drawn with its weight times each seat's
-  normaliser ``sum_H B^E_q(G_q, H) (U)_H``, each seat's hand independently from
-  ``B^E_q(G_q, .) * (U)_H``, and the whole proposal accepted with the chance
-  ``prod_k (U_k)_(s_k) / prod_q prod_k (U_k)_(H_q[k])`` that the hands fit in ``U`` together
-  (``s = sum_q H_q``); a rejection restarts it (one proposal at a time, then vectorized
-  batches, ``BATCHES``), so the accepted sample is exact.
+  bound for its hand now, and the hands now come by the exact rejection of ``now.py`` (a seat
+  whose record barely constrains its hand now takes one dealt from what the others left, the
+  others draw theirs from their own weights and must fit in ``U`` together); a rejection
+  restarts the proposal (one at a time, then vectorized batches, ``BATCHES``), so the
+  accepted sample is exact.
 
 In hidden mode the colour assignment is drawn first, with its total weight (part of every
 proposal). Up to four players (``MAX_PLAYERS``) every split is listed; positions with more than
 ``MAX_SPLITS`` are not covered: ``sample`` returns None and the replay (``sampling.py``) serves
-them. Five and six players have millions of splits: when switched on (``CROWDED``, off by
-default for its cost) ``crowded.py`` builds only the splits the record allows and the chain's
-non-zero steps, and sums the hands now with them where they are few (no rejection), else they
-come by the rejection above, kept only where a fixed trial of ``TRIAL`` proposals accepts at
-least ``MIN_ACCEPTANCE`` of them. Tests: ``tests/sitting_ducks/test_ducks_exact_reshuffled.py``
-and ``test_ducks_exact_crowded.py`` (brute force on tiny positions).
+them. Five and six players have millions of splits: there ``crowded.py`` (the default,
+``CROWDED``) builds only the splits the record allows and the chain's non-zero steps, sweeps
+the last reshuffle's split keeping only what is left of it, and the hands now come by the
+rejection above. Tests: ``tests/sitting_ducks/test_ducks_exact_reshuffled.py`` and
+``test_ducks_exact_crowded.py`` (brute force on tiny positions).
 """
 
 from __future__ import annotations
@@ -73,11 +72,9 @@ MAX_SPLITS = 1500
 #: Up to four players every split of a reshuffle's multiset is listed; at five and six it
 #: has millions, and only those the record allows are built (``crowded.py``).
 MAX_PLAYERS = 4
-#: Whether five and six players after a reshuffle are sampled exactly (``crowded.py``). Off by
-#: default: its first call at a position costs 0.1 to 2 s and it covers a third (6p) to four
-#: fifths (5p) of them (``crowded.py`` has the figures), where the replay costs a few ms; a
-#: caller that needs exact samples there and determinizes each position often may switch it on.
-CROWDED = False
+#: Whether five and six players after a reshuffle are sampled exactly (``crowded.py``, the
+#: default). Switched off, the replay of ``sampling.py`` (consistent, not exact) serves them.
+CROWDED = True
 #: A draw step of a seat's record (a play step is ``(card, forced masks or None)``).
 DRAW = None
 

@@ -1,5 +1,5 @@
-"""Five and six players after a reshuffle, sampled exactly (``crowded.py``, opt-in through
-``reshuffled.CROWDED``; issue 16).
+"""Five and six players after a reshuffle, sampled exactly (``crowded.py``, the default; off
+through ``reshuffled.CROWDED``; issue 16).
 
 Tiny five-player positions one reshuffle in (a 20-card deck of Shoots and Take Aims, forced
 discards in one of them) are solved by brute force (``ducks_exact.py``) and the sampler's
@@ -59,8 +59,8 @@ def test_five_players_after_a_reshuffle_match_the_brute_force(
     rule per seat."""
     if dealt is not None:
         monkeypatch.setattr(now, "DEALT_AT_LEAST", dealt)
-    if not summed:  # too many ways to sum the hands now: they come by rejection
-        monkeypatch.setattr(crowded, "MAX_HAND_WAYS", 1)
+    if summed:  # the hands now summed too (not tried by default)
+        monkeypatch.setattr(crowded, "MAX_HAND_WAYS", 200_000)
     if batches:
         monkeypatch.setattr(reshuffled, "BATCHES", batches)
     state = case_state(seed, decisions)
@@ -83,8 +83,8 @@ TWICE = [(9, 12), (8, 12)]
 def test_five_players_two_reshuffles_in_match_the_brute_force(monkeypatch, seed, decisions, summed):
     """Two reshuffles in: the step from the first reshuffle's splits to the last one's, then
     the hands now summed (``Staged``) or by rejection (``Swept``)."""
-    if not summed:
-        monkeypatch.setattr(crowded, "MAX_HAND_WAYS", 1)
+    if summed:
+        monkeypatch.setattr(crowded, "MAX_HAND_WAYS", 200_000)
     state = case_state(seed, decisions)
     assert sum(e[3] is not None for e in state._log[1:]) == 2
     assert any(e[2] is not None for e in state._log[1:])
@@ -110,7 +110,7 @@ def test_the_check_rejects_the_replay_at_five_players():
     assert p_value(worlds, sampled, SAMPLES) < 1e-6
 
 
-def test_off_by_default_five_and_six_players_go_to_the_replay(monkeypatch):
+def test_switched_off_five_and_six_players_go_to_the_replay(monkeypatch):
     monkeypatch.setattr(reshuffled, "CROWDED", False)
     state = case_state(*CASES[0])
     with pytest.raises(reshuffled.NotCovered):

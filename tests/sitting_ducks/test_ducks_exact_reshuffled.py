@@ -6,10 +6,9 @@ forced discards whose masks differ per colour) are solved by brute force (``duck
 enumerates every pile's arrangements, each reshuffled pile included, and replays the record),
 and the sampler's frequencies are compared with a chi-square test (fixed seeds), as in
 ``test_ducks_exact.py``. The replay sampler, which served these positions before, fails the
-same check. Five and six players after a reshuffle are covered by ``crowded.py`` only when
-switched on (``reshuffled.CROWDED``; ``test_ducks_exact_crowded.py``): by default a test pins
-that the exact sampler declines them and that ``determinize`` still returns a consistent world
-there (the replay).
+same check. Five and six players after a reshuffle are covered by ``crowded.py``
+(``test_ducks_exact_crowded.py``), by default; switched off (``reshuffled.CROWDED``) the replay
+serves them, a consistent world.
 """
 
 from __future__ import annotations
@@ -123,29 +122,27 @@ def test_determinize_uses_the_exact_sampler_after_a_reshuffle():
     assert_determinize_is_the_exact_sample(state, state.current_player)
 
 
-def test_by_default_five_and_six_players_after_a_reshuffle_go_to_the_replay(monkeypatch):
-    """Off by default (``reshuffled.CROWDED``: the exact sampler there costs 0.1 to 2 s per new
-    position): the exact sampler declines (None, no rng drawn) and ``determinize`` falls back
-    to the replay, still a consistent world. Switched on, it covers some of these positions
-    (``test_ducks_exact_crowded.py`` checks it against the brute force)."""
-    declined = covered_when_on = 0
+def test_five_and_six_players_after_a_reshuffle_are_exact_by_default(monkeypatch):
+    """On by default (``reshuffled.CROWDED``; ``test_ducks_exact_crowded.py`` checks it
+    against the brute force): the exact sampler serves these positions and ``determinize``
+    returns its sample. Switched off, the exact sampler declines (None, no rng drawn) and the
+    replay serves them, still a consistent world."""
     for n in (5, 6):
         for state in game_positions(State, Config(num_players=n), 2, seed=100)["late"]:
             assert reshuffles(state) >= 1
             player = state.current_player
-            rng = np.random.default_rng(0)
-            assert exact.sample(state, player, rng) is None
-            assert rng.random() == np.random.default_rng(0).random()
-            with pytest.raises(reshuffled.NotCovered):
-                reshuffled.Posterior(state, player)
-            world = state.determinize(player, np.random.default_rng(1))
-            assert world.view(player) == state.view(player)
-            declined += 1
+            found = exact.sample(state, player, np.random.default_rng(0))
+            assert found is not None
+            world = state.determinize(player, np.random.default_rng(0))
+            assert world.hands == found[1] and world.draw == found[2]
             with monkeypatch.context() as switched:
-                switched.setattr(reshuffled, "CROWDED", True)
-                switched.setattr(exact, "_CACHE", {})  # it keeps the declined positions
-                covered_when_on += exact.sample(state, player, np.random.default_rng(0)) is not None
-    assert declined == 4 and covered_when_on == 4  # measured
+                switched.setattr(reshuffled, "CROWDED", False)
+                switched.setattr(exact, "_CACHE", {})  # it keeps the covered positions
+                rng = np.random.default_rng(0)
+                assert exact.sample(state, player, rng) is None
+                assert rng.random() == np.random.default_rng(0).random()
+                world = state.determinize(player, np.random.default_rng(1))
+                assert world.view(player) == state.view(player)
 
 
 def test_two_to_four_players_are_covered_after_reshuffles():
