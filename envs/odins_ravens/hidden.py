@@ -4,6 +4,7 @@
 - The public event logs and :class:`Belief`, the exact posterior over a seat's hidden cards
   (cut to its heaviest label states when it grows past ``MAX_STATES``).
 - :func:`determinize`: a full state resampled from what one seat knows (``State.determinize``).
+- ``labels.py``: the label states' types and helpers, and the exact merges (described here).
 
 Resampling a player's hidden cards consistently with everything the opponent has seen
 -------------------------------------------------------------------------------------
@@ -57,7 +58,8 @@ most ``CUT_MASS`` of the mass are dropped, and more if more than ``MAX_STATES`` 
 Every sample stays consistent, drawn from the posterior without those states
 (``Belief.dropped`` adds up the shares cut), and a cut belief goes on being updated at the
 usual cost. If a later event fits none of the states kept, the belief is rebuilt from its
-checkpoint with the limit ``RETRY_LIMIT``; if that fails too, the search fallback
+checkpoint up to that event with the limit ``RETRY_LIMIT`` (once per checkpoint, so the
+belief stays a function of the log); if that fails too, the search fallback
 ``search_hidden`` (``hidden_search.py``) returns consistent worlds whose choices among labels
 are uniform, not weighted (far from the posterior: see ``docs/rules/odins_ravens.md``). How
 often beliefs are cut is measured by ``tests/odins_ravens/bench_ravens_cut.py``.
@@ -68,13 +70,29 @@ valid), so the engine keeps one per seat and pays only for the events since its 
 
 from __future__ import annotations
 
-import math
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
 from cardzoo.envs.core import child_seed, make_rng
 from cardzoo.envs.odins_ravens.data import HAND_SIZE, NUM_KINDS, NUM_TYPES
+from cardzoo.envs.odins_ravens.labels import (
+    Counts,
+    Label,
+    LabelState,
+    _allowed,
+    _arrangements,
+    _bag_add,
+    _bag_take,
+    _count,
+    _dealable,
+    _entry_labels,
+    _forget_spent_type,
+    _groups_free,
+    _is_bag,
+    _join_known,
+    _masked_sizes,
+    _with_pool,
+)
 from cardzoo.envs.odins_ravens.view import View as View  # re-exported
 from cardzoo.envs.odins_ravens.view import build_view as build_view  # re-exported
 
@@ -101,105 +119,8 @@ def draw_event(n: int) -> tuple[int, int]:
     return _DRAW_EVENTS[n] if n < len(_DRAW_EVENTS) else (DRAW, n)
 
 
-Label = tuple[int, int]  # (epoch, bit mask of land types the card is known not to be)
-Counts = tuple[tuple[Label, int], ...]  # a bag of labels: sorted (label, count) pairs
-# An aux entry is a Label (one slot) or a Counts bag (slots O2-A put in an unseen order).
-# A label state: (current epoch, cards left in the draw pile, per-epoch kinds not yet revealed,
-# hand, aux entries bottom -> top). Plain tuples: hashable, cheap to copy.
-LabelState = tuple[int, int, tuple[tuple[int, ...], ...], Counts, tuple]
-
-
 class InconsistentLog(RuntimeError):
     """No world explains the event log (a bug: the true world always does)."""
-
-
-def _bag_add(bag: Counts, label: Label, n: int = 1) -> Counts:
-    out = dict(bag)
-    out[label] = out.get(label, 0) + n
-    return tuple(sorted(out.items()))
-
-
-def _bag_take(bag: Counts, label: Label) -> Counts:
-    for i, (lab, n) in enumerate(bag):
-        if lab == label:
-            if n > 1:
-                return (*bag[:i], (lab, n - 1), *bag[i + 1 :])
-            return bag[:i] + bag[i + 1 :]
-    raise AssertionError(f"no {label} in {bag}")
-
-
-def _allowed(label: Label, kind: int) -> bool:
-    return kind >= NUM_TYPES or not label[1] >> kind & 1
-
-
-def _is_bag(entry: tuple) -> bool:
-    return bool(entry) and isinstance(entry[0], tuple)
-
-
-def _entry_labels(entry: tuple) -> Counts:
-    return entry if _is_bag(entry) else ((entry, 1),)
-
-
-def _with_pool(pools: tuple, epoch: int, kind: int) -> tuple:
-    """``pools`` with one ``kind`` of ``epoch`` revealed. A pool emptied becomes ``()``: an
-    epoch with no card left unrevealed has no token left either, and a short tuple keeps the
-    label states cheap to hash late in a race, when many old epochs are spent."""
-    pool = list(pools[epoch])
-    pool[kind] -= 1
-    return (*pools[:epoch], tuple(pool) if any(pool) else (), *pools[epoch + 1 :])
-
-
-@lru_cache(maxsize=1 << 16)
-def _count(groups: tuple[tuple[int, int], ...], free: int, pool: tuple[int, ...]) -> int:
-    """Ways to deal the cards ``pool`` (counts per kind) to distinguishable places: ``free``
-    places that take any kind and, per ``(mask, size)`` group, ``size`` places that take no
-    land type in ``mask``. Cards of one kind are alike."""
-    if not groups:
-        if sum(pool) != free:
-            return 0
-        ways = math.factorial(free)
-        for n in pool:
-            ways //= math.factorial(n)
-        return ways
-    (mask, size), rest = groups[0], groups[1:]
-    smaller = ((mask, size - 1), *rest) if size > 1 else rest
-    total = 0
-    for k in range(NUM_KINDS):
-        if pool[k] and (k >= NUM_TYPES or not mask >> k & 1):
-            total += _count(smaller, free, (*pool[:k], pool[k] - 1, *pool[k + 1 :]))
-    return total
-
-
-def _dealable(state: LabelState, epoch: int) -> bool:
-    """Whether ``epoch``'s unrevealed cards can still be dealt to its tokens (always, if none
-    of them carries a mask)."""
-    sizes = _masked_sizes(state[3], state[4], epoch).get(epoch)
-    if not sizes:
-        return True
-    pool = state[2][epoch]
-    return bool(_count(*_groups_free(sizes, pool), pool))
-
-
-def _masked_sizes(hand: Counts, aux: tuple, only: int = -1) -> dict[int, dict[int, int]]:
-    """Per epoch (or for epoch ``only`` alone), the number of its tokens carrying each nonzero
-    mask (one pass; written out flat, as it runs for every successor once masks exist)."""
-    masked: dict[int, dict[int, int]] = {}
-    for (e, mask), n in hand:
-        if mask and (only < 0 or e == only):
-            sizes = masked.setdefault(e, {})
-            sizes[mask] = sizes.get(mask, 0) + n
-    for entry in aux:
-        if entry[0].__class__ is int:  # one slot: a label
-            e, mask = entry
-            if mask and (only < 0 or e == only):
-                sizes = masked.setdefault(e, {})
-                sizes[mask] = sizes.get(mask, 0) + 1
-            continue
-        for (e, mask), n in entry:  # a rearranged bag
-            if mask and (only < 0 or e == only):
-                sizes = masked.setdefault(e, {})
-                sizes[mask] = sizes.get(mask, 0) + n
-    return masked
 
 
 def _successors(
@@ -287,79 +208,6 @@ def _played_from_aux(state: LabelState, kind: int, masks: bool) -> list[tuple[La
     return out
 
 
-def _single_kind(pool: tuple[int, ...]) -> int:
-    """The one kind ``pool`` holds, or -1 if it holds none or several."""
-    found = -1
-    for k, n in enumerate(pool):
-        if n:
-            if found >= 0:
-                return -1
-            found = k
-    return found
-
-
-def _join_known(state: LabelState, epoch: int) -> LabelState:
-    """``state`` with ``epoch`` joined to another fully drawn epoch if both have cards of the
-    same one kind ``k`` only left: each of their tokens is a ``k`` whichever pile it came from,
-    so they take the lower epoch's label and its pool adds up both (an exact merge)."""
-    current, undrawn, pools, hand, aux = state
-    pool = pools[epoch]
-    if not pool or (epoch == current and undrawn):
-        return state
-    kind = _single_kind(pool)
-    if kind < 0:
-        return state
-    for other, p in enumerate(pools):
-        if other != epoch and p and (other != current or not undrawn):
-            if _single_kind(p) == kind:
-                break
-    else:
-        return state
-    keep, gone = min(epoch, other), max(epoch, other)
-    joined = list(pools[keep])
-    joined[kind] += pools[gone][kind]
-    new_pools = list(pools)
-    new_pools[keep], new_pools[gone] = tuple(joined), ()
-
-    def relabel(bag: Counts) -> Counts:
-        out: Counts = ()
-        for (e, mask), n in bag:
-            out = _bag_add(out, (keep if e == gone else e, mask), n)
-        return out
-
-    new_aux = tuple(
-        relabel(entry) if _is_bag(entry) else ((keep, entry[1]) if entry[0] == gone else entry)
-        for entry in aux
-    )
-    return (current, undrawn, tuple(new_pools), relabel(hand), new_aux)
-
-
-def _forget_spent_type(state: LabelState, epoch: int, kind: int) -> LabelState:
-    """``state`` with the mask bit of ``kind`` dropped from ``epoch``'s tokens once the epoch
-    has no card of that type left unrevealed (an exact merge: the bit rules out nothing)."""
-    pool = state[2][epoch]
-    if kind >= NUM_TYPES or (pool and pool[kind]):
-        return state
-    bit = 1 << kind
-    current, undrawn, pools, hand, aux = state
-    if not any(e == epoch and m & bit for (e, m), _ in hand) and not any(
-        e == epoch and m & bit for entry in aux for (e, m), _ in _entry_labels(entry)
-    ):
-        return state
-
-    def clear(label: Label) -> Label:
-        return (label[0], label[1] & ~bit) if label[0] == epoch else label
-
-    def clear_bag(bag: Counts) -> Counts:
-        out: Counts = ()
-        for label, n in bag:
-            out = _bag_add(out, clear(label), n)
-        return out
-
-    new_aux = tuple(clear_bag(e) if _is_bag(e) else clear(e) for e in aux)
-    return (current, undrawn, pools, clear_bag(hand), new_aux)
-
-
 def _no_match(state: LabelState, land: int, top_too: bool) -> list[tuple[LabelState, int]]:
     """``(NO_MATCH, land, top_too)``: no hand token (and, if ``top_too``, not the aux top) is
     of type ``land``; states no deal completes any more are dropped."""
@@ -421,15 +269,6 @@ RETRY_LIMIT = 2000
 CUT_MASS = 0.01
 
 
-@lru_cache(maxsize=1 << 14)
-def _arrangements(pool: tuple[int, ...]) -> float:
-    """Ways to deal the cards ``pool`` to as many places that take any kind (a float)."""
-    ways = math.factorial(sum(pool))
-    for n in pool:
-        ways //= math.factorial(n)
-    return float(ways)
-
-
 def _completions(state: LabelState) -> float:
     """The ways to deal every epoch's unrevealed cards to the state's places (a float).
 
@@ -447,12 +286,6 @@ def _completions(state: LabelState) -> float:
         else:
             ways *= _arrangements(pool)
     return ways
-
-
-def _groups_free(sizes: dict[int, int], pool: tuple[int, ...]) -> tuple[tuple, int]:
-    """``_count``'s masked groups and free places for an epoch with these masked tokens (its
-    tokens, drawn or not, are exactly as many as its unrevealed cards)."""
-    return tuple(sorted(sizes.items())), sum(pool) - sum(sizes.values())
 
 
 def _cut(
@@ -480,7 +313,10 @@ class Belief:
     (``dropped``: the shares of the mass dropped, added up; 0.0 for the exact posterior). Treat
     as immutable."""
 
-    __slots__ = ("states", "weights", "origin", "consumed", "masks", "dropped", "_cumulative")
+    __slots__ = (
+        *("states", "weights", "origin", "consumed", "masks", "dropped", "_cumulative"),
+        *("retried", "failed_at"),
+    )
 
     def __init__(
         self,
@@ -490,8 +326,12 @@ class Belief:
         consumed: int,
         masks: bool = False,
         dropped: float = 0.0,
+        retried: bool = False,
+        failed_at: int = -1,
     ) -> None:
         self.states = states
+        self.retried = retried  # rebuilt once with ``RETRY_LIMIT`` (see ``seat_belief``)
+        self.failed_at = failed_at  # no states: the log length at which the kept ones failed
         self.dropped = dropped
         self.masks = masks  # some NO_MATCH event was taken in (tokens may carry masks)
         self.weights = weights
@@ -516,10 +356,11 @@ class Belief:
         ``MAX_STATES`` if not given)."""
         limit = MAX_STATES if limit is None else limit
         states, weights = self.states, self.weights
+        end = self.consumed + len(events)
         if states is None:  # the search fallback took over before
-            return Belief(None, None, self.origin, self.consumed + len(events))
+            return Belief(None, None, self.origin, end, retried=self.retried)
         masks, dropped = self.masks, self.dropped
-        for event in events:
+        for i, event in enumerate(events):
             masks = masks or event[0] == NO_MATCH
             states, weights = _step(states, weights, event, masks)
             if len(states) > limit:
@@ -527,12 +368,13 @@ class Belief:
                 dropped += share
             if not states:
                 if dropped:  # no cut was possible, or what a cut dropped explained the log
-                    return Belief(None, None, self.origin, self.consumed + len(events))
+                    at = self.consumed + i + 1
+                    return Belief(None, None, self.origin, end, retried=self.retried, failed_at=at)
                 raise InconsistentLog(f"no world explains the event log at {event!r}")
             top = max(weights)
             if top != 1.0:
                 weights = [w / top for w in weights]
-        return Belief(states, weights, self.origin, self.consumed + len(events), masks, dropped)
+        return Belief(states, weights, self.origin, end, masks, dropped, self.retried)
 
     def _final_weights(self) -> np.ndarray:
         if self._cumulative is None:
@@ -672,12 +514,16 @@ def seat_belief(state: State, seat: int) -> Belief:
     log = state.logs[seat]
     if belief.consumed < len(log):
         fresh = belief.advance(log[belief.consumed :])
-        if fresh.states is None and belief.states is not None and MAX_STATES > 0:
-            # A later event fits none of the states a cut kept: once, rebuild the belief from
-            # the checkpoint with a wider limit before handing the seat to the search.
+        if fresh.failed_at >= 0 and not fresh.retried and MAX_STATES > 0:
+            # An event fitted none of the states a cut kept: once per checkpoint, rebuild the
+            # belief up to that event with a wider limit before handing the seat to the search
+            # (up to that event, whenever the call comes: the belief is a function of the log).
             start, hand = origin
-            wide = Belief.start(hand, origin, start).advance(log[start:], RETRY_LIMIT)
-            fresh = wide if wide.states is not None else fresh
+            wide = Belief.start(hand, origin, start).advance(
+                log[start : fresh.failed_at], RETRY_LIMIT
+            )
+            wide.retried = True
+            fresh = wide.advance(log[fresh.failed_at :])
         belief = fresh
         state._beliefs[seat] = belief
     elif state._beliefs[seat] is not belief:

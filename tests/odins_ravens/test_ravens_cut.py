@@ -169,3 +169,37 @@ def test_where_the_search_used_to_take_over_the_cut_belief_is_close_to_the_exact
 
     assert tv(lambda w: tuple(w[0])) < 0.07
     assert tv(lambda w: w[1][-1] if w[1] else -1) < 0.05
+
+
+def test_a_rebuilt_belief_is_a_function_of_the_log(monkeypatch):
+    """When an event fits none of the states a cut kept, the belief is rebuilt once from its
+    checkpoint with ``RETRY_LIMIT`` states, up to that event whenever the call comes: a state
+    asked after every move and a fresh replay asked once hold the same belief. Tiny limits
+    make cuts and rebuilds frequent."""
+    monkeypatch.setattr(hidden, "MAX_STATES", 2)
+    monkeypatch.setattr(hidden, "CUT_MASS", 0.3)
+    monkeypatch.setattr(hidden, "RETRY_LIMIT", 20)
+    rebuilt = searched = 0
+    for seed in range(4):
+        s = State(Config(joker_requires_no_match=True), seed=seed)
+        moves = random.Random(seed)
+        played = []
+        while not s.terminal and len(played) < 500:
+            played.append(moves.choice(s.legal_move_ids()))
+            s.apply(played[-1])
+            for seat in (0, 1):
+                belief = s.belief(seat)
+                rebuilt += belief.retried and belief.states is not None
+                searched += belief.states is None
+        fresh = State(Config(joker_requires_no_match=True), seed=seed)
+        for move in played:
+            fresh.apply(move)
+        for seat in (0, 1):
+            a, b = s.belief(seat), fresh.belief(seat)
+            assert (a.states, a.weights, a.retried, a.dropped) == (
+                b.states,
+                b.weights,
+                b.retried,
+                b.dropped,
+            )
+    assert rebuilt > 0 and searched > 0
