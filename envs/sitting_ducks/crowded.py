@@ -17,21 +17,20 @@ module builds only the splits the record allows and the chain's non-zero steps b
    seats still to come can complete (``_completable``). Partial ways that gave the seats so
    far the same hands from splits agreeing on the seats still to come are merged (summed),
    so the step costs about the pairs it keeps, not the splits' product.
-3. The hands now: where the ways are few enough (``MAX_HAND_WAYS``), the last reshuffle's
-   split and the hands now are swept together (``Staged``: states are what is left of ``T``
-   and of ``U`` and the seats still to come), and a draw walks back through the seats: no
-   rejection. Else the split at the last reshuffle is drawn and the hands now come by the
-   rejection of ``reshuffled.py``, kept only where a fixed trial accepts often enough.
+3. The last reshuffle: its split is swept seat by seat keeping only what is left of ``T`` and
+   the hands before of the seats still to come (``Swept``: its hands are needed for nothing
+   after it, so partial splits that leave the same cards merge), each seat's column weighed
+   by its bound for its hand now (``now.LastStep``); a draw picks a final state, walks back
+   through the seats, and the hands now come by the exact rejection of ``now.py``. Where
+   ``MAX_HAND_WAYS`` is set (0 by default: slower where measured) the hands now are swept too
+   (``Staged``: states are what is left of ``T`` and of ``U``): no rejection.
 
 The sums are the same as the listing's (a split left out has weight zero), so the sampler
 stays exact (``tests/sitting_ducks/test_ducks_exact_crowded.py``: brute force on tiny five-
-player positions, both ways of drawing the hands now). A position whose partial ways pass
-``MAX_WAYS`` in one step is declined (``NotCovered``) and served by the replay
-(``sampling.py``). Off by default (``reshuffled.CROWDED``): measured (other jobs on both
-cores, timings inflated, all in one run) on the post-reshuffle positions of 16 seeded random
-games, it covers 5p 26/32, 6p 12/32, 6p hidden 10/32, 6p points 13/34, 6p team 11/32; its
-first call at a position costs a median 0.15 s (5p) to 0.45 s (6p), up to 2 s; a repeated
-call 1.6 to 3.8 ms (median), where the replay costs 6 to 17 ms (median) per call.
+player positions one and two reshuffles in, every way of drawing the hands now). A position
+whose partial ways pass ``MAX_WAYS`` in one step (a memory guard) is declined (``NotCovered``)
+and served by the replay (``sampling.py``). On by default (``reshuffled.CROWDED``). Measured
+(``COVERAGE``)
 """
 
 from __future__ import annotations
@@ -70,32 +69,66 @@ class _Seat:
     hand indices), the matrices ``mats[b]`` (rows at ``b - 1`` x rows at ``b``; ``mats[0]``
     is one row, ``A_q``), the hands the seat reaches and can go on from (``alive[b]``), the
     log of the factors divided out (``scale``); ``last``: rows at the last reshuffle x hands
-    now (``B^E_q``), its own factor ``last_scale``."""
+    now (``B^E_q``), its own factor ``last_scale``. ``memo``: a dict kept for this seat's
+    record (``_memo``), where the closed piles' matrices and the last pile's walk so far are
+    kept, so that a longer record only walks its new steps."""
 
-    def __init__(self, split: _Split, q: int, key: int, advance) -> None:
-        pools, sizes = split.pools, split.sizes
-        self.rows = [_fits(pool, size[q]) for pool, size in zip(pools, sizes)]
-        self.sizes = [size[q] for size in sizes] + [split.final[q]]
-        dealt = split.dealt[q]
-        v, _, self.scale = _walk(
-            advance, _HANDS[dealt].orders.copy(), dealt, split.steps[q][0], key
-        )
-        self.mats = [v[None, self.rows[0]]]
-        for b in range(1, len(pools) + 1):
-            start = self.sizes[b - 1]
-            m, _, s = _walk(
-                advance, _one_hot(self.rows[b - 1], start), start, split.steps[q][b], key
-            )
-            if b < len(pools):
-                self.mats.append(m[:, self.rows[b]])
-                self.scale += s
-        self.last, self.last_scale = m, s
+    def __init__(self, split: _Split, q: int, key: int, advance, memo: dict | None = None) -> None:
+        self.sizes = [size[q] for size in split.sizes] + [split.final[q]]
+        steps = split.steps[q][-1]
+        found = memo.get((q, key)) if memo is not None else None
+        if (
+            found is None
+            or len(found[3][3]) > len(steps)
+            or steps[: len(found[3][3])] != found[3][3]
+        ):
+            found = self._closed(split, q, key, advance)
+        self.rows, self.mats, self.scale, (v, size, s, done) = found
+        more = steps[len(done) :]
+        if more:
+            v, size, s2 = _walk(advance, v, size, more, key)
+            s += s2
+        if memo is not None:
+            memo[(q, key)] = (self.rows, self.mats, self.scale, (v, size, s, list(steps)))
+        self.last, self.last_scale = v, s
         reach = [self.mats[0][0] > 0]
         for m in self.mats[1:]:
             reach.append(reach[-1].astype(float) @ m > 0)
         self.alive = [reach[-1] & (self.last.sum(axis=1) > 0)]
         for b in range(len(self.mats) - 1, 0, -1):
             self.alive.insert(0, reach[b - 1] & (self.mats[b] @ self.alive[0] > 0))
+
+    def _closed(self, split: _Split, q: int, key: int, advance) -> tuple:
+        """From scratch: rows, the closed piles' matrices and scale, and the start of the
+        last pile's walk (its weights, hand size, log factor, steps walked: none)."""
+        pools, sizes = split.pools, split.sizes
+        rows = [_fits(pool, size[q]) for pool, size in zip(pools, sizes)]
+        dealt = split.dealt[q]
+        v, _, scale = _walk(advance, _HANDS[dealt].orders.copy(), dealt, split.steps[q][0], key)
+        mats = [v[None, rows[0]]]
+        for b in range(1, len(pools)):
+            start = self.sizes[b - 1]
+            m, _, s = _walk(advance, _one_hot(rows[b - 1], start), start, split.steps[q][b], key)
+            mats.append(m[:, rows[b]])
+            scale += s
+        start = self.sizes[len(pools) - 1]
+        return rows, mats, scale, (_one_hot(rows[-1], start), start, 0.0, [])
+
+
+#: Per record, viewer and number of reshuffles: the seats' memos (``_Seat``), each kept with
+#: its record (a reused id is told apart). A determinize at every decision of a game walks
+#: only each seat's new steps.
+_MEMOS: dict[tuple, tuple] = {}
+
+
+def memo_for(record: list, player: int, reshuffles: int) -> dict:
+    key = (id(record), player, reshuffles)
+    found = _MEMOS.get(key)
+    if found is None or found[0] is not record:
+        if len(_MEMOS) >= 64:
+            _MEMOS.clear()
+        found = _MEMOS[key] = (record, {})
+    return found[1]
 
 
 def _walk(advance, v: np.ndarray, size: int, steps: list, key: int) -> tuple:
@@ -364,14 +397,14 @@ def _merged(acc: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return acc[first], np.bincount(inverse.ravel(), weights=w, minlength=len(first))
 
 
-def last_splits(split: _Split, keys: list[int], advance) -> tuple | None:
+def last_splits(split: _Split, keys: list[int], advance, memo: dict | None = None) -> tuple | None:
     """The record summed up to the last reshuffle under ``keys`` (each seat's forced-discard
     masks); None if no world explains it. Returns ``("staged", levels, final weights, log
     scale)`` (``Staged``) where the last step with the hands now fits in ``MAX_HAND_WAYS``,
     else ``("swept", levels, final weights, log scale, each seat's now.LastStep)``
     (``Swept``, the hands now by rejection). NotCovered past ``MAX_WAYS``."""
     try:
-        seats = [_Seat(split, q, key, advance) for q, key in zip(split.others, keys)]
+        seats = [_Seat(split, q, key, advance, memo) for q, key in zip(split.others, keys)]
     except _Impossible:
         return None
     scale = sum(seat.scale for seat in seats) + sum(s.last_scale for s in seats)

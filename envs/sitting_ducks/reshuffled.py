@@ -52,7 +52,7 @@ from math import exp, log
 from typing import TYPE_CHECKING
 
 import numpy as np
-from cardzoo.envs.sitting_ducks import now
+from cardzoo.envs.sitting_ducks import crowded, now
 from cardzoo.envs.sitting_ducks.crowded import NotCovered, Staged, Swept, last_splits
 from cardzoo.envs.sitting_ducks.data import NUM_KINDS
 from cardzoo.envs.sitting_ducks.exact import (
@@ -312,9 +312,9 @@ def _listed(state: State, player: int, split: _Split, keyed: list[tuple]) -> dic
     }
 
 
-def _crowded(split: _Split, keys: tuple[int, ...]) -> tuple | None:
+def _crowded(split: _Split, keys: tuple[int, ...], memo: dict) -> tuple | None:
     """Five and six players: only the splits the record allows (``crowded.py``)."""
-    return last_splits(split, list(keys), advance)
+    return last_splits(split, list(keys), advance, memo)
 
 
 def _same_masks(split: _Split, entries: list[tuple], keyed: list[tuple]) -> list[tuple]:
@@ -378,7 +378,8 @@ class Posterior:
         ]
         if state.num_players > MAX_PLAYERS:
             keyed = _same_masks(split, entries, keyed)
-            lasts = {keys: _crowded(split, keys) for keys in dict.fromkeys(keyed)}
+            memo = crowded.memo_for(state._log, player, len(split.pools))
+            lasts = {keys: _crowded(split, keys, memo) for keys in dict.fromkeys(keyed)}
         else:
             lasts = _listed(state, player, split, list(dict.fromkeys(keyed)))
         self.final = None  # five and six players: the hands now summed in crowded.py

@@ -136,3 +136,30 @@ def test_six_players_twins_agree_and_samples_are_consistent(seed, position):
         world = state.determinize(player, np.random.default_rng(seed))
         assert world.view(player) == state.view(player)
         assert world.hands[player] == state.hands[player]
+
+
+@pytest.mark.parametrize("mode", ["standard", "hidden"])
+def test_the_seats_memo_along_a_game_equals_a_build_from_scratch(monkeypatch, mode):
+    """``crowded._Seat`` keeps each seat's closed piles and its last pile's walk per record
+    and walks only the new steps: along a seeded five-player game (determinized for the seat
+    to play at every decision, as an agent would), every post-reshuffle posterior equals one
+    built from scratch (memos cleared), in its weights and its draws."""
+    state = State(Config(num_players=5, mode=mode), seed=3)
+    pick = np.random.default_rng(3)
+    compared = 0
+    while not state.terminal and compared < 40:
+        player = state.current_player
+        if any(e[3] is not None for e in state._log[1 : state._log_len]):
+            carried = reshuffled.Posterior(state, player)
+            monkeypatch.setattr(crowded, "_MEMOS", {})
+            fresh = reshuffled.Posterior(state, player)
+            assert len(carried.chains) == len(fresh.chains)
+            for a, b in zip(carried.chains, fresh.chains):
+                assert type(a) is type(b)
+                assert np.allclose(a.cum, b.cum) and a.log_weight == pytest.approx(b.log_weight)
+            draws = [p.draw(np.random.default_rng(compared)) for p in (carried, fresh)]
+            assert draws[0] == draws[1]
+            compared += 1
+        legal = state.legal_move_ids()
+        state.apply_id(legal[int(pick.integers(len(legal)))])
+    assert compared == 40
