@@ -313,6 +313,7 @@ class ExactModel:
             JOINT_CLASSES,
             JOINT_SHARE,
             hidden_count.TIGHT_BOUNDS,
+            hidden_count.GREEDY_ORDER,
         )
 
     def _build(self, max_states: int, max_options: int) -> bool:
