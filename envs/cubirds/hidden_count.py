@@ -34,6 +34,10 @@ TIGHT_BOUNDS = True
 #: species tells apart, as before).
 GREEDY_ORDER = True
 
+#: Bound a class's choice by what the later intervals of its pile must still take from it
+#: (what they need beyond what their classes in later piles can take; off: not, as before).
+NEEDS = True
+
 SPECIES = range(NUM_SPECIES)
 _FACT = [math.factorial(i) for i in range(120)]
 _INV_FACT = [1.0 / f for f in _FACT]
@@ -59,6 +63,74 @@ def draw_counts(counts: list[int], k: int, rng: np.random.Generator) -> list[int
         left[i] -= 1
         total -= 1
     return out
+
+
+def _short(needs: tuple, iv_sum: dict[int, int]) -> int:
+    """What the later intervals of a pile must still take from it: per interval, what it
+    needs beyond what it has and what its classes in later piles can take."""
+    short = 0
+    for iv, req, elsewhere in needs:
+        req -= iv_sum.get(iv, 0) + elsewhere
+        if req > 0:
+            short += req
+    return short
+
+
+def _enumerate(
+    steps: list[tuple], avail: list[int], weight: list[float], npiles: int, allowed: int
+) -> tuple[list[tuple], int]:
+    """The choices of one species along a level's walk (``steps`` from
+    :meth:`Programme._bounds`), each with its weight, and the steps still allowed after them
+    (every node of the enumeration and every choice costs one; TooLarge past ``allowed``)."""
+    n = len(steps)
+    last = n - 1
+    x = [0] * n
+    iv_sum: dict[int, int] = {}
+    pile_sum = [0] * npiles
+    out: list[tuple] = []
+    left_steps = allowed  # a local: cheaper to update than the programme's budget
+
+    def rec(i: int, w: float) -> None:
+        nonlocal left_steps
+        left_steps -= 1
+        if left_steps < 0:
+            raise TooLarge("options")
+        c, label, req, pile_room, iv_room, j, lo, hi, needs = steps[i]
+        left = avail[j] - pile_sum[j]
+        spare = left - _short(needs, iv_sum) if needs else left
+        if spare < hi:
+            hi = spare
+        if left - pile_room > lo:  # (never without pile conditions: see _bounds)
+            lo = left - pile_room
+        if req >= 0:
+            have = iv_sum.get(label, 0)
+            if req - have < hi:
+                hi = req - have
+            if req - have - iv_room > lo:
+                lo = req - have - iv_room
+        if i == last:  # the leaves inline (each still counts as a step)
+            if hi >= lo:
+                left_steps -= hi - lo + 1
+                if left_steps < 0:
+                    raise TooLarge("options")
+                for v in range(lo, hi + 1):
+                    x[c] = v
+                    out.append((tuple(x), w * weight[v]))
+                x[c] = 0
+            return
+        for v in range(lo, hi + 1):
+            x[c] = v
+            pile_sum[j] += v
+            if req >= 0:
+                iv_sum[label] = have + v
+            rec(i + 1, w * weight[v])
+            pile_sum[j] -= v
+        if req >= 0:
+            iv_sum[label] = have
+        x[c] = 0
+
+    rec(0, 1.0)
+    return out, left_steps
 
 
 class TooLarge(Exception):
@@ -166,57 +238,19 @@ class Programme:
         ``forced``) meeting its conditions (closed intervals and pile contents), weighted by
         ``prod 1/x!``. Piles without any box are empty by construction (their content was seen
         to leave them)."""
-        walk = self.walks[k]
-        n = len(walk)
-        x = [0] * n
-        iv_sum: dict[int, int] = {}
-        pile_sum = [0] * self.npiles
-        out: list[tuple] = []
+        n = len(self.walks[k])
         s = self.order[k]
         free = self.avail is None
         avail = [1 << 30] * self.npiles if free else [row[s] for row in self.avail]
-        weight = self.weights[s]
         steps = self._bounds(k, caps, forced, avail)
-        budget = self._budget
-        last = n - 1
-
-        def rec(i: int, w: float) -> None:
-            budget[1] -= 1
-            if budget[1] < 0:
+        if not n:  # nothing to choose: one empty choice, one step
+            self._budget[1] -= 1
+            if self._budget[1] < 0:
                 raise TooLarge("options")
-            if i == n:
-                out.append((tuple(x), w))
-                return
-            c, label, req, pile_room, iv_room, j, lo, hi = steps[i]
-            left = avail[j] - pile_sum[j]
-            if left < hi:
-                hi = left
-            if not free and left - pile_room > lo:
-                lo = left - pile_room
-            have = 0
-            if req >= 0:
-                have = iv_sum.get(label, 0)
-                hi = min(hi, req - have)
-                lo = max(lo, req - have - iv_room)
-            if i == last:  # the leaves inline (each still counts as a step)
-                for v in range(lo, hi + 1):
-                    budget[1] -= 1
-                    if budget[1] < 0:
-                        raise TooLarge("options")
-                    x[c] = v
-                    out.append((tuple(x), w * weight[v]))
-                x[c] = 0
-                return
-            for v in range(lo, hi + 1):
-                x[c] = v
-                pile_sum[j] += v
-                iv_sum[label] = have + v
-                rec(i + 1, w * weight[v])
-                pile_sum[j] -= v
-            iv_sum[label] = have
-            x[c] = 0
-
-        rec(0, 1.0)
+            return [((), 1.0)]
+        out, self._budget[1] = _enumerate(
+            steps, avail, self.weights[s], self.npiles, self._budget[1]
+        )
         return out
 
     def _bounds(self, k: int, caps: tuple[int, ...], forced: bool, avail: list[int]) -> list[tuple]:
@@ -225,7 +259,11 @@ class Programme:
         call). A later class takes from its pile at most its room, the later classes of one
         closed interval at most its requirement in all, and from one pile at most what it
         holds (tighter bounds than the rooms alone: they spare dead ends, never a choice that
-        can be completed). One pass from the last step back, adding each class to the sums."""
+        can be completed). One pass from the last step back, adding each class to the sums.
+        With ``NEEDS``, each step also lists the later intervals of its pile (other than its
+        own) with their requirement and what their classes in later piles can take: what they
+        still lack beyond that must come from this pile, so this class cannot take it (the walk
+        goes pile by pile, so their classes in other piles come later or were chosen)."""
         free = self.avail is None
         tight = TIGHT_BOUNDS
         iv_req = self.iv_req
@@ -235,12 +273,27 @@ class Programme:
         iv_pile: dict[tuple[int, int], int] = {}  # (interval, pile) -> their rooms
         walk = self.walks[k]
         steps: list[tuple] = [()] * len(walk)
+        here: dict[int, int] = {}  # interval -> rooms of its later classes in this pile
+        elsewhere: dict[int, int] = {}  # interval -> what its classes in later piles can take
+        at = -1
         for i in range(len(walk) - 1, -1, -1):
             c, label, req, j = walk[i]
             room = caps[c]
-            pile_room = 0 if free else pile_total.get(j, 0)
+            if j != at:  # the walk goes by pile: the later piles are done
+                for iv, r in here.items():
+                    elsewhere[iv] = elsewhere.get(iv, 0) + (r if free else min(r, avail[at]))
+                here = {}
+                at = j
+            # Without pile conditions nothing must be left in a pile: a room no pile reaches.
+            pile_room = 1 << 31 if free else pile_total.get(j, 0)
             iv_room = iv_total.get(label, 0) if req >= 0 else 0
-            steps[i] = (c, label, req, pile_room, iv_room, j, room if forced else 0, room)
+            needs = ()
+            if NEEDS and here:
+                needs = tuple((v, iv_req[v], elsewhere.get(v, 0)) for v in here if v != label)
+            lo = room if forced else 0
+            steps[i] = (c, label, req, pile_room, iv_room, j, lo, room, needs)
+            if req >= 0:
+                here[label] = here.get(label, 0) + room
             if tight and req >= 0:
                 old = pile_label.get((j, label), 0)
                 pile_label[(j, label)] = old + room

@@ -314,6 +314,7 @@ class ExactModel:
             JOINT_SHARE,
             hidden_count.TIGHT_BOUNDS,
             hidden_count.GREEDY_ORDER,
+            hidden_count.NEEDS,
         )
 
     def _build(self, max_states: int, max_options: int) -> bool:
