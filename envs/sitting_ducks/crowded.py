@@ -29,8 +29,13 @@ The sums are the same as the listing's (a split left out has weight zero), so th
 stays exact (``tests/sitting_ducks/test_ducks_exact_crowded.py``: brute force on tiny five-
 player positions one and two reshuffles in, every way of drawing the hands now). A position
 whose partial ways pass ``MAX_WAYS`` in one step (a memory guard) is declined (``NotCovered``)
-and served by the replay (``sampling.py``). On by default (``reshuffled.CROWDED``). Measured
-(``COVERAGE``)
+and served by the replay (``sampling.py``), as is one where the hands now by rejection accept
+too rarely (``reshuffled.MIN_ACCEPTANCE``: mostly when the draw pile is nearly empty). On by
+default (``reshuffled.CROWDED``). Measured at every decision after a reshuffle of three seeded
+random games each (seeds 1000-1002; points: two games; the seats' memos carried along as in
+a real game; CPU time, both cores busy with other jobs): it covers 5p 365/370, 6p 392/418,
+6p hidden 407/443, 6p points 509/563, 6p team 364/389 positions; building a position's
+posterior costs a median of 10 to 27 ms, p90 18 to 88 ms, p99 0.1 to 0.5 s, at most 1.4 s.
 """
 
 from __future__ import annotations
@@ -45,9 +50,9 @@ from cardzoo.envs.sitting_ducks.exact import _HANDS
 if TYPE_CHECKING:
     from cardzoo.envs.sitting_ducks.reshuffled import _Split
 
-#: The most partial ways (split so far x next seat's hand) one step may build: a memory guard
-#: (about 100 bytes each); past it the position goes to the replay (see the docstring).
-MAX_WAYS = 4_000_000
+#: The most partial ways (split so far x next seat's hand) one step may build: a guard on
+#: memory (about 100 bytes each) and time (about 1 s); past it the replay serves the position.
+MAX_WAYS = 1_500_000
 #: The most ways the last step may build to sum the hands now too (``Staged``, no rejection);
 #: 0 (the default): not tried, the hands now come by rejection (``Swept``), which measured
 #: faster at five and six players on first and repeated calls alike.

@@ -32,8 +32,9 @@ pile is the public discard pile, shuffled, and the others' hands at that moment 
 multiset (``reshuffled.py`` works it through); ``sample`` serves those positions too, and
 returns None (the replay of ``sampling.py``, not exact, takes over) only where a
 reshuffle's known multiset has too many splits among the other seats (at two to four players
-past ``reshuffled.MAX_SPLITS``; at five and six, ``crowded.py``, past its memory guard
-``crowded.MAX_WAYS``, or everywhere if ``reshuffled.CROWDED`` is switched off).
+past ``reshuffled.MAX_SPLITS``; at five and six, ``crowded.py``, past its guard
+``crowded.MAX_WAYS`` or where its rejection accepts too rarely, or everywhere if
+``reshuffled.CROWDED`` is switched off).
 """
 
 from __future__ import annotations

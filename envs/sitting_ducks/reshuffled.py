@@ -42,8 +42,10 @@ proposal). Up to four players (``MAX_PLAYERS``) every split is listed; positions
 them. Five and six players have millions of splits: there ``crowded.py`` (the default,
 ``CROWDED``) builds only the splits the record allows and the chain's non-zero steps, sweeps
 the last reshuffle's split keeping only what is left of it, and the hands now come by the
-rejection above. Tests: ``tests/sitting_ducks/test_ducks_exact_reshuffled.py`` and
-``test_ducks_exact_crowded.py`` (brute force on tiny positions).
+rejection above (a position where a fixed trial of ``TRIAL`` proposals accepts under
+``MIN_ACCEPTANCE``, or past ``crowded.MAX_WAYS``, goes to the replay). Tests:
+``tests/sitting_ducks/test_ducks_exact_reshuffled.py`` and ``test_ducks_exact_crowded.py``
+(brute force on tiny positions).
 """
 
 from __future__ import annotations
@@ -406,6 +408,12 @@ class Posterior:
                 f"saw (turn {state.turn}); the public record cannot be explained (a bug)"
             )
         self.choice_cum = np.cumsum([exp(x - best) for x in logs])
+        if state.num_players > MAX_PLAYERS and any(isinstance(c, Swept) for c in self.chains):
+            # The hands now by rejection accept rarely where the draw pile is (nearly) empty:
+            # a position where a fixed trial (a function of the position alone) accepts too
+            # rarely goes to the replay.
+            if self._proposals(np.random.default_rng(0), TRIAL)[2].mean() < MIN_ACCEPTANCE:
+                raise NotCovered
 
     def draw(self, rng: np.random.Generator) -> tuple[list[int], list[list[int]], list[int]]:
         """Proposals until one is accepted (in batches once a few failed, see ``BATCHES``):
@@ -485,6 +493,10 @@ class Posterior:
         return a, ids, accepted
 
 
+#: Five and six players: proposals of the fixed trial, and the share of them that must be
+#: accepted (else the replay serves the position).
+TRIAL = 256
+MIN_ACCEPTANCE = 0.01
 #: Proposals per batch: one at a time first (most positions accept at once), then batches.
 BATCHES = (1, 1, 8, 32, 128)
 
