@@ -77,6 +77,16 @@ their limits cost about 10 ms each before the replay takes over; the replay ther
 ms a repeated call at 5 players); and a first call on a position with nothing kept (a chain
 built from nothing costs about a quarter more than before, in return for what it keeps).
 
+Joint programmes, 2026-12-02 (later): counted in a greedy species order (fewer steps, more of
+them fit; see :mod:`.hidden_count`). Along random games at 2 / 3 / 4 / 5 players (6 games each,
+16 more at 4 and 5; the old and the new order alternating game by game in one process; CPU
+time, machine shared at a load of about 1.3 to 3.7) calls falling back to the replay went from
+16 / 44 / 147 / 189 to 8 / 32 / 114 / 178 (of 973 / 980 / 990 / 895), at about the same mean
+cost (0.96 / 1.22 / 1.70 / 2.08 ms before, 0.91 / 1.19 / 1.57 / 2.26 ms after; over 16 games
+1.76 -> 1.60 ms at 4 players, 2.25 -> 2.27 ms at 5). Joint programmes that exceed their limits
+are still the main cost (each spends its 6,000 steps, about 6 to 10 ms); most of those steps
+are dead ends of the enumeration (``hidden_count.NEEDS`` cuts some, off by default: see there).
+
 Measured (CPU time; 2 cores shared with a training run and an evaluation queue at a load of
 about 4 to 6, so times are inflated; positions every 5 decisions of 6 seeded random games,
 public discards, the seat in turn; a first call, then 20 repeated calls; the replay, this model
