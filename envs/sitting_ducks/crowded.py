@@ -402,6 +402,33 @@ def _merged(acc: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return acc[first], np.bincount(inverse.ravel(), weights=w, minlength=len(first))
 
 
+def _closed_splits(split: _Split, seats: list[_Seat], keys: list[int], memo) -> tuple | None:
+    """The splits at the reshuffle before the last one and their weights (normalised, with the
+    log of the factor divided out), or None if none is left. They depend on the record after
+    that reshuffle only through which hands each seat can go on from (``alive``), which
+    rarely changes from one decision to the next: kept in ``memo`` under those."""
+    key = (
+        "closed",
+        tuple(keys),
+        *(s.alive[b].tobytes() for s in seats for b in range(len(s.mats) - 1)),
+    )
+    if memo is not None and key in memo:
+        return memo[key]
+    prev = np.zeros((1, len(seats)), dtype=np.int64)
+    alpha, scale, out = np.ones(1), 0.0, None
+    for b, pool in enumerate(split.pools[:-1]):
+        prev, alpha = _merged(*_extend(prev, alpha, seats, b, pool))
+        total = float(alpha.sum())
+        if total <= 0.0:
+            break
+        alpha, scale = alpha / total, scale + log(total)
+    else:
+        out = (prev, alpha, scale)
+    if memo is not None:
+        memo[key] = out
+    return out
+
+
 def last_splits(split: _Split, keys: list[int], advance, memo: dict | None = None) -> tuple | None:
     """The record summed up to the last reshuffle under ``keys`` (each seat's forced-discard
     masks); None if no world explains it. Returns ``("staged", levels, final weights, log
@@ -412,15 +439,11 @@ def last_splits(split: _Split, keys: list[int], advance, memo: dict | None = Non
         seats = [_Seat(split, q, key, advance, memo) for q, key in zip(split.others, keys)]
     except _Impossible:
         return None
-    scale = sum(seat.scale for seat in seats) + sum(s.last_scale for s in seats)
-    prev = np.zeros((1, len(seats)), dtype=np.int64)
-    alpha = np.ones(1)
-    for b, pool in enumerate(split.pools[:-1]):
-        prev, alpha = _merged(*_extend(prev, alpha, seats, b, pool))
-        total = float(alpha.sum())
-        if total <= 0.0:
-            return None
-        alpha, scale = alpha / total, scale + log(total)
+    found = _closed_splits(split, seats, keys, memo)
+    if found is None:
+        return None
+    prev, alpha, closed = found
+    scale = closed + sum(seat.scale for seat in seats) + sum(s.last_scale for s in seats)
     if MAX_HAND_WAYS:  # the last reshuffle's split and the hands now in one sweep
         try:
             levels, final, more = _staged(seats, prev, alpha, split.pools[-1], split.unseen)

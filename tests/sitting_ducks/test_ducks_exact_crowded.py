@@ -147,13 +147,16 @@ def test_the_seats_memo_along_a_game_equals_a_build_from_scratch(monkeypatch, mo
     """``crowded._Seat`` keeps each seat's closed piles and its last pile's walk per record
     and walks only the new steps: along a seeded five-player game (determinized for the seat
     to play at every decision, as an agent would), every post-reshuffle posterior equals one
-    built from scratch (memos cleared), in its weights and its draws."""
+    built from scratch (memos cleared), in its weights and its draws; and so does each of
+    those positions visited again backwards, with memos of later records."""
     state = State(Config(num_players=5, mode=mode), seed=3)
     pick = np.random.default_rng(3)
     compared = 0
+    earlier = []  # clones sharing the record: visited again backwards at the end
     while not state.terminal and compared < 40:
         player = state.current_player
         if any(e[3] is not None for e in state._log[1 : state._log_len]):
+            earlier.append(state.clone())
             try:
                 carried = reshuffled.Posterior(state, player)
             except reshuffled.NotCovered:  # declined (the trial): so is a build from scratch
@@ -177,3 +180,18 @@ def test_the_seats_memo_along_a_game_equals_a_build_from_scratch(monkeypatch, mo
         legal = state.legal_move_ids()
         state.apply_id(legal[int(pick.integers(len(legal)))])
     assert compared == 40
+    monkeypatch.setattr(exact, "_CACHE", {})
+    for clone in reversed(earlier):  # the memos now hold later records' walks
+        player = clone.current_player
+        try:
+            carried = reshuffled.Posterior(clone, player).chains
+        except reshuffled.NotCovered:
+            carried = None
+        monkeypatch.setattr(crowded, "_MEMOS", {})
+        try:
+            fresh = reshuffled.Posterior(clone, player).chains
+        except reshuffled.NotCovered:
+            fresh = None
+        assert (carried is None) == (fresh is None)
+        for a, b in zip(carried or [], fresh or []):
+            assert np.allclose(a.cum, b.cum) and a.log_weight == pytest.approx(b.log_weight)
