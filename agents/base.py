@@ -115,10 +115,11 @@ class Seat:
         game = _game(self)
         return game.current_player == self.player and game.is_legal(move_id)
 
-    def determinize(self, rng: np.random.Generator | int | None = None) -> Any:
+    def determinize(self, rng: np.random.Generator | int | None = None, **options: Any) -> Any:
         """A full, independent game state: what this seat cannot see sampled (from ``rng``)
-        consistently with what it has seen. Play moves on it freely; it is not the real game."""
-        return _game(self).determinize(self.player, rng)
+        consistently with what it has seen. Play moves on it freely; it is not the real game.
+        ``options`` go to the game's ``determinize`` (Sitting Ducks Gallery: ``exact``)."""
+        return _game(self).determinize(self.player, rng, **options)
 
     def move_text(self, move_id: int) -> str:
         """The move with this id, as rulebook text."""

@@ -45,6 +45,38 @@ def test_moves_are_legal_and_ignore_hidden_information(cfg):
     assert checked > 100
 
 
+def test_the_replay_sample_gives_the_moves_the_exact_one_would(monkeypatch):
+    # The heuristic samples with ``exact=False`` because its score never reads the other hands:
+    # forcing the exact posterior instead must not change a single move (six players, where the
+    # exact samplers serve after a reshuffle).
+    state_cls = State
+    real = state_cls.determinize
+    calls = []
+
+    def forced_exact(self, player, rng=None, *, exact=True):
+        calls.append(exact)
+        return real(self, player, rng, exact=True)
+
+    states = [s.clone() for s in _random_states(Config(num_players=6), 1)][::4]
+    replay = [SittingDucksHeuristic(seed=3).act(None, None, seat=Seat(s, s.current_player))
+              for s in states]  # fmt: skip
+    monkeypatch.setattr(state_cls, "determinize", forced_exact)
+    exact = [SittingDucksHeuristic(seed=3).act(None, None, seat=Seat(s, s.current_player))
+             for s in states]  # fmt: skip
+    assert calls and not any(calls)  # the heuristic asked for the replay
+    assert replay == exact and len(states) > 30
+
+
+def test_determinize_without_the_exact_samplers_is_consistent_and_blind_to_the_truth():
+    states = [s.clone() for s in _random_states(Config(num_players=6), 1)]
+    s = states[len(states) * 3 // 4]
+    p = s.current_player
+    twin = s.determinize(p, 5)
+    a, b = s.determinize(p, 9, exact=False), twin.determinize(p, 9, exact=False)
+    assert a.view(p) == s.view(p) == b.view(p)
+    assert a.hands == b.hands and a.draw == b.draw and a.deck == b.deck
+
+
 def test_needs_state_and_player():
     with pytest.raises(ValueError):
         SittingDucksHeuristic().act(None, None)
