@@ -33,9 +33,11 @@ and served by the replay (``sampling.py``), as is one where the hands now by rej
 too rarely (``reshuffled.MIN_ACCEPTANCE``: mostly when the draw pile is nearly empty). On by
 default (``reshuffled.CROWDED``). Measured at every decision after a reshuffle of three seeded
 random games each (seeds 1000-1002; points: two games; the seats' memos carried along as in
-a real game; CPU time, both cores busy with other jobs): it covers 5p 365/370, 6p 392/418,
-6p hidden 407/443, 6p points 509/563, 6p team 364/389 positions; building a position's
-posterior costs a median of 10 to 27 ms, p90 18 to 88 ms, p99 0.1 to 0.5 s, at most 1.4 s.
+a real game; CPU time): with ``MAX_WAYS`` = 300,000 it covers 5p 359/370, 6p 379/418, 6p
+hidden 382/443, 6p points 483/563, 6p team 354/389 positions; building a position's posterior
+costs a median of 9 to 21 ms, p90 18 to 66 ms, p99 35 to 134 ms, at most 0.22 s (with 1.5M:
+365, 392, 407, 509 and 364 positions, p99 0.1 to 0.5 s, at most 1.4 s, and about 0.9 GB at the
+peak of one process along four six-player games instead of 0.3 GB).
 """
 
 from __future__ import annotations
@@ -51,8 +53,12 @@ if TYPE_CHECKING:
     from cardzoo.envs.sitting_ducks.reshuffled import _Split
 
 #: The most partial ways (split so far x next seat's hand) one step may build: a guard on
-#: memory (about 100 bytes each) and time (about 1 s); past it the replay serves the position.
-MAX_WAYS = 1_500_000
+#: memory (about 100 bytes each) and time; past it the replay serves the position. 300,000
+#: rather than 1.5M (session 6): along two seeded six-player games it declined 23 positions
+#: after a reshuffle instead of 12 (of 246), but a process's peak memory along four games fell
+#: from about 0.9 GB to 0.25 GB (with the smaller caches below) and the slowest first call
+#: from 1.3 s to 0.2 s.
+MAX_WAYS = 300_000
 #: The most ways the last step may build to sum the hands now too (``Staged``, no rejection);
 #: 0 (the default): not tried, the hands now come by rejection (``Swept``), which measured
 #: faster at five and six players on first and repeated calls alike.
@@ -124,13 +130,15 @@ class _Seat:
 #: its record (a reused id is told apart). A determinize at every decision of a game walks
 #: only each seat's new steps.
 _MEMOS: dict[tuple, tuple] = {}
+#: Memos kept (each holds a seat's matrices over its possible hands: megabytes at six players).
+MEMOS_KEPT = 8
 
 
 def memo_for(record: list, player: int, reshuffles: int) -> dict:
     key = (id(record), player, reshuffles)
     found = _MEMOS.get(key)
     if found is None or found[0] is not record:
-        if len(_MEMOS) >= 64:
+        if len(_MEMOS) >= MEMOS_KEPT:
             _MEMOS.clear()
         found = _MEMOS[key] = (record, {})
     return found[1]

@@ -349,7 +349,8 @@ def _propose(seats: list[tuple[int, _Seat]], c: list[int], u: list[float]):
 #: evidence), each kept with its record (a reused id is told apart) or None where the exact
 #: samplers decline the position: a search agent determinizes the same position many times.
 _CACHE: dict[tuple, tuple] = {}
-CACHE_SIZE = 64
+#: 16, not 64 (session 6): a five- or six-player posterior can hold tens of megabytes.
+CACHE_SIZE = 16
 
 
 def _posterior(state: State, player: int):
