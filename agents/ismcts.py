@@ -148,8 +148,9 @@ class SampleSeat:
         sample = self._sample
         return sample.current_player == self.player and sample.is_legal(move_id)
 
-    def determinize(self, rng: Any = None) -> Any:
-        """A copy of the sample (see the class docstring); ``rng`` is not used."""
+    def determinize(self, rng: Any = None, **options: Any) -> Any:
+        """A copy of the sample (see the class docstring); ``rng`` and the game's options
+        (``Seat.determinize``) are not used."""
         return self._sample.clone()
 
     def move_text(self, move_id: int) -> str:
