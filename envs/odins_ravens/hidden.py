@@ -173,14 +173,21 @@ def _played_from_hand(state: LabelState, kind: int, masks: bool) -> list[tuple[L
             continue
         rest = (*hand[:i], (label, n - 1), *hand[i + 1 :]) if n > 1 else hand[:i] + hand[i + 1 :]
         new = (current, undrawn, _with_pool(pools, e, kind), rest, aux)
-        if masks:
-            new = _forget_spent_type(new, e, kind)
-            if not _dealable(new, e):
-                continue
-        if e != current or not undrawn:  # only a fully drawn epoch can join another
-            new = _join_known(new, e)
-        out.append((new, n))
+        new = _after_play(new, e, kind, masks, e != current or not undrawn)
+        if new is not None:
+            out.append((new, n))
     return out
+
+
+def _after_play(new: LabelState, e: int, kind: int, masks: bool, drawn: bool) -> LabelState | None:
+    """A label state after a card of epoch ``e`` and ``kind`` was played, simplified by the exact
+    merges (``drawn``: epoch ``e`` is fully drawn, so it may join another); None if its epoch's
+    cards can no longer be dealt."""
+    if masks:
+        new = _forget_spent_type(new, e, kind)
+        if not _dealable(new, e):
+            return None
+    return _join_known(new, e) if drawn else new
 
 
 def _played_from_aux(state: LabelState, kind: int, masks: bool) -> list[tuple[LabelState, int]]:
@@ -198,13 +205,9 @@ def _played_from_aux(state: LabelState, kind: int, masks: bool) -> list[tuple[La
         rest = _bag_take(top, label) if bag else ()
         new_aux = (*aux[:-1], rest) if rest else aux[:-1]
         new = (current, undrawn, _with_pool(pools, e, kind), hand, new_aux)
-        if masks:
-            new = _forget_spent_type(new, e, kind)
-            if not _dealable(new, e):
-                continue
-        if e != current or not undrawn:  # only a fully drawn epoch can join another
-            new = _join_known(new, e)
-        out.append((new, n))
+        new = _after_play(new, e, kind, masks, e != current or not undrawn)
+        if new is not None:
+            out.append((new, n))
     return out
 
 
