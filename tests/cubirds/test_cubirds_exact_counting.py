@@ -56,14 +56,11 @@ def test_seat_chain_counts_what_the_programme_counts(n):
     assert compared >= 10
 
 
-@pytest.mark.parametrize("n", [3, 5])
-def test_the_joint_programmes_tighter_bounds_drop_no_world(n, monkeypatch):
-    # The joint programme bounds what later classes can take by their intervals' requirements
-    # and their piles' contents. A bound that cut a choice that can be completed would change
-    # the count (and the samples); a bound that never cut anything would not save steps.
-    compared = saved = 0
-    for seed in range(2):
-        for state in random_states(n, seed, every=5, config=Config(num_players=n)):
+def joint_programme_inputs(n: int, seeds: int, every: int):
+    """``(model, Programme arguments)`` of the seat to move at every ``every``-th decision of
+    ``seeds`` random ``n``-player games, where the model reads the log."""
+    for seed in range(seeds):
+        for state in random_states(n, seed, every=every, config=Config(num_players=n)):
             if state.terminal:
                 continue
             try:
@@ -71,20 +68,32 @@ def test_the_joint_programmes_tighter_bounds_drop_no_world(n, monkeypatch):
                 model._boxes()
             except TooLarge:
                 continue
-            args = (model.box_size, model.box_pile, model.box_label, model.iv_req, model.avail)
-            got = {}
-            for tight in (False, True):
-                monkeypatch.setattr(hidden_count, "TIGHT_BOUNDS", tight)
-                prog = Programme(*args)
-                if prog.build(2000, 50_000):
-                    sample = prog.sample_counts(np.random.default_rng(4))
-                    got[tight] = (prog.total, sample, 50_000 - prog._budget[1])
-            if len(got) < 2:
-                continue
-            assert math.isclose(got[True][0], got[False][0], rel_tol=1e-12)
-            assert got[True][1] == got[False][1]
-            saved += got[True][2] < got[False][2]
-            compared += 1
+            yield (
+                model,
+                (model.box_size, model.box_pile, model.box_label, model.iv_req, model.avail),
+            )
+
+
+@pytest.mark.parametrize("n", [3, 5])
+def test_the_joint_programmes_tighter_bounds_drop_no_world(n, monkeypatch):
+    # The joint programme bounds what later classes can take by their intervals' requirements
+    # and their piles' contents. A bound that cut a choice that can be completed would change
+    # the count (and the samples); a bound that never cut anything would not save steps.
+    compared = saved = 0
+    for _, args in joint_programme_inputs(n, seeds=2, every=5):
+        got = {}
+        for tight in (False, True):
+            monkeypatch.setattr(hidden_count, "TIGHT_BOUNDS", tight)
+            prog = Programme(*args)
+            if prog.build(2000, 50_000):
+                sample = prog.sample_counts(np.random.default_rng(4))
+                got[tight] = (prog.total, sample, 50_000 - prog._budget[1])
+        if len(got) < 2:
+            continue
+        assert math.isclose(got[True][0], got[False][0], rel_tol=1e-12)
+        assert got[True][1] == got[False][1]
+        saved += got[True][2] < got[False][2]
+        compared += 1
     assert compared >= 20
     assert saved >= compared // 4
 
@@ -96,34 +105,25 @@ def test_the_greedy_species_order_counts_the_same_worlds_in_fewer_steps(n, monke
     # species' labels changes the total. The greedy order must also spend fewer steps than
     # the old one (the species telling most boxes apart first) on most programmes.
     compared = fewer = more = 0
-    for seed in range(2):
-        for state in random_states(n, seed, every=4, config=Config(num_players=n)):
-            if state.terminal:
-                continue
-            try:
-                model = ExactModel(state.log, state.current_player, n)
-                model._boxes()
-            except TooLarge:
-                continue
-            args = (model.box_size, model.box_pile, model.box_label, model.iv_req, model.avail)
-            got = {}
-            for greedy in (False, True):
-                monkeypatch.setattr(hidden_count, "GREEDY_ORDER", greedy)
-                prog = Programme(*args)
-                if prog.build(2000, 50_000):
-                    got[greedy] = (prog.total, 50_000 - prog._budget[1], prog)
-            if len(got) < 2:
-                continue
-            prog = got[True][2]
-            assert sorted(prog.order) == list(range(8))
-            # Greedy: no other species first would leave fewer classes at level 1.
-            rows = {(j, *lab) for j, lab in zip(model.box_pile, model.box_label)}
-            fewest = min(len({r[: s + 1] + r[s + 2 :] for r in rows}) for s in range(8))
-            assert len(prog.classes[1]) == fewest
-            assert math.isclose(got[True][0], got[False][0], rel_tol=1e-9)
-            fewer += got[True][1] < got[False][1]
-            more += got[True][1] > got[False][1]
-            compared += 1
+    for model, args in joint_programme_inputs(n, seeds=2, every=4):
+        got = {}
+        for greedy in (False, True):
+            monkeypatch.setattr(hidden_count, "GREEDY_ORDER", greedy)
+            prog = Programme(*args)
+            if prog.build(2000, 50_000):
+                got[greedy] = (prog.total, 50_000 - prog._budget[1], prog)
+        if len(got) < 2:
+            continue
+        prog = got[True][2]
+        assert sorted(prog.order) == list(range(8))
+        # Greedy: no other species first would leave fewer classes at level 1.
+        rows = {(j, *lab) for j, lab in zip(model.box_pile, model.box_label)}
+        fewest = min(len({r[: s + 1] + r[s + 2 :] for r in rows}) for s in range(8))
+        assert len(prog.classes[1]) == fewest
+        assert math.isclose(got[True][0], got[False][0], rel_tol=1e-9)
+        fewer += got[True][1] < got[False][1]
+        more += got[True][1] > got[False][1]
+        compared += 1
     assert compared >= 20
     assert fewer > more
 
@@ -135,31 +135,22 @@ def test_what_later_intervals_need_from_a_pile_cuts_only_dead_ends(n, monkeypatc
     # the samples; the choices kept (and so the samples drawn) must be the very same, in fewer
     # steps at some positions.
     compared = saved = 0
-    for seed in range(3):
-        for state in random_states(n, seed, every=3, config=Config(num_players=n)):
-            if state.terminal:
-                continue
-            try:
-                model = ExactModel(state.log, state.current_player, n)
-                model._boxes()
-            except TooLarge:
-                continue
-            args = (model.box_size, model.box_pile, model.box_label, model.iv_req, model.avail)
-            got = {}
-            for needs in (False, True):
-                monkeypatch.setattr(hidden_count, "NEEDS", needs)
-                prog = Programme(*args)
-                if prog.build(2000, 50_000):
-                    rng = np.random.default_rng(6)
-                    samples = [prog.sample_counts(rng) for _ in range(3)]
-                    got[needs] = (prog.total, samples, 50_000 - prog._budget[1])
-            if len(got) < 2:
-                continue
-            assert got[True][0] == got[False][0]  # the same sums in the same order
-            assert got[True][1] == got[False][1]
-            assert got[True][2] <= got[False][2]
-            saved += got[True][2] < got[False][2]
-            compared += 1
+    for _, args in joint_programme_inputs(n, seeds=3, every=3):
+        got = {}
+        for needs in (False, True):
+            monkeypatch.setattr(hidden_count, "NEEDS", needs)
+            prog = Programme(*args)
+            if prog.build(2000, 50_000):
+                rng = np.random.default_rng(6)
+                samples = [prog.sample_counts(rng) for _ in range(3)]
+                got[needs] = (prog.total, samples, 50_000 - prog._budget[1])
+        if len(got) < 2:
+            continue
+        assert got[True][0] == got[False][0]  # the same sums in the same order
+        assert got[True][1] == got[False][1]
+        assert got[True][2] <= got[False][2]
+        saved += got[True][2] < got[False][2]
+        compared += 1
     assert compared >= 20
     assert saved >= 3
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-import numpy as np
 import pytest
 from cardzoo.envs.odins_ravens import Config, hidden
 from cardzoo.envs.odins_ravens.data import NUM_TYPES
@@ -21,9 +20,12 @@ from cardzoo.envs.odins_ravens.hidden import (
     RESHUFFLE,
     STASH,
     Belief,
-    sample_hidden,
 )
-from test_ravens_determinize import brute_force, pool, random_positions
+from test_ravens_determinize import (
+    assert_samples_follow_brute_force,
+    pool,
+    random_positions,
+)
 
 F, M, P, S, W, O1 = range(6)
 
@@ -148,15 +150,4 @@ def test_merged_beliefs_sample_the_brute_force_posterior(name, monkeypatch):
     log = MERGE_LOGS[name]
     # The log does exercise the merge: its label states differ from those built without it.
     assert set(Belief.start().advance(log).states) != set(_unmerged(log, monkeypatch).states)
-    exact = brute_force(log)
-    total = sum(exact.values())
-    assert len(exact) >= 2
-    rng = np.random.default_rng(5)
-    n = 6000
-    got: Counter = Counter()
-    for _ in range(n):
-        hand, aux, draw = sample_hidden(log, rng)
-        got[(tuple(hand), tuple(aux), tuple(draw))] += 1
-    assert set(got) <= set(exact), "a sampled world no history explains"
-    distance = sum(abs(got[w] / n - exact[w] / total) for w in exact) / 2
-    assert distance < 0.04, f"total variation {distance:.3f} from the exact posterior"
+    assert_samples_follow_brute_force(log, seed=5)
