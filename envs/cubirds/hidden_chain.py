@@ -124,21 +124,22 @@ class SeatChain:
             for s in closed:
                 end[r][s] = r if s in last else end[r + 1][s]
         suffix = list(accumulate(reversed(self.box_size)))[::-1] + [0]
-        self.room = []
-        self.checks = []
-        for r in range(n):
+        self.room = [{}] * n
+        self.checks = [[]] * n
+        later: list[tuple[int, int]] = []  # intervals starting after r: (end, requirement)
+        for r in range(n - 1, -1, -1):
+            if r + 1 < n:
+                later.extend((end[r + 1][s], req) for s, req in self.boxes[r + 1][1])
             closed, _, last = self.boxes[r][:3]
             going = [s for s in closed if s not in last]
-            self.room.append({s: suffix[r + 1] - suffix[end[r][s] + 1] for s in going})
-            later = [
-                (end[c][s], req) for c in range(r + 1, n) for s, req in self.boxes[c][1]
-            ]  # intervals starting after r: (end, requirement)
+            self.room[r] = {s: suffix[r + 1] - suffix[end[r][s] + 1] for s in going}
             checks = []
             for e in sorted({end[r][s] for s in going} | {e for e, _ in later}):
-                species = tuple(s for s in going if end[r][s] <= e)
+                # The species by their place in ``closed`` (a choice lists them in that order).
+                where = tuple(i for i, s in enumerate(closed) if s in going and end[r][s] <= e)
                 fut = sum(q for f, q in later if f <= e)
-                checks.append((species, fut, suffix[r + 1] - suffix[e + 1]))
-            self.checks.append(checks)
+                checks.append((where, fut - (suffix[r + 1] - suffix[e + 1])))
+            self.checks[r] = checks
 
     def build(self, max_states: int = CHAIN_STATES, max_options: int = CHAIN_OPTIONS) -> bool:
         """Count; False beyond the limits. ``self.total``: the count."""
@@ -200,17 +201,26 @@ class SeatChain:
         choices, cum, nexts, kids, follow = [], [], [], [], []
         inner = r + 1 < self.n
         total = 0.0
-        checks = self.checks[r]
+        # Hall's checks on what is left: the species of ``where`` must have taken at least
+        # ``least`` here (what they still need beyond the room of their windows); the checks
+        # no choice can fail are dropped.
+        checks = []
+        for where, over in self.checks[r]:
+            least = over + sum(need[closed[i]] for i in where)
+            if least > 0:
+                checks.append((where, least))
         options, steps = self._choices(r, closed, last, need)
+        size = self.box_size[r]
+        memo, next_id = self.memo, self.ids[r + 1]
         for x, w in options:
-            m = self.box_size[r] - sum(x)
+            m = size - sum(x)
             if m and not opened:
+                continue
+            if checks and any(sum([x[i] for i in where]) < least for where, least in checks):
                 continue
             after = need[:]
             for s, v in zip(closed, x):
                 after[s] -= v
-            if any(sum(after[s] for s in sp) + fut > room for sp, fut, room in checks):
-                continue
             nxt = tuple(after)
             kids.append(nxt)
             w *= rest[m] * self._value(r + 1, nxt)
@@ -219,7 +229,7 @@ class SeatChain:
                 choices.append((x, m))
                 cum.append(total)
                 nexts.append(nxt)
-                follow.append(self.memo[(self.ids[r + 1], nxt)] if inner else None)
+                follow.append(memo[(next_id, nxt)] if inner else None)
         return (total, choices, cum, nexts, steps, kids, follow)
 
     def _choices(
@@ -243,20 +253,28 @@ class SeatChain:
         fill = not self.boxes[r][3]  # no open species: the closed ones fill the box
         if lo_rest[0] > cap or (fill and hi_rest[0] < cap):
             return [], 1
+        if not k:  # one empty choice, one step
+            return [((), 1.0)], 1
         out: list[tuple] = []
         x = [0] * k
         steps = 0
+        final = k - 1
 
         def rec(i: int, used: int, w: float) -> None:
             nonlocal steps
             steps += 1
-            if i == k:
-                out.append((tuple(x), w))
-                return
             first = lo[i]
             if fill:
                 first = max(first, cap - used - hi_rest[i + 1])
-            for v in range(first, min(hi[i], cap - used - lo_rest[i + 1]) + 1):
+            top = min(hi[i], cap - used - lo_rest[i + 1])
+            if i == final:  # the leaves inline, each still one step
+                if top >= first:
+                    steps += top - first + 1
+                    for v in range(first, top + 1):
+                        x[i] = v
+                        out.append((tuple(x), w * _INV_FACT[v]))
+                return
+            for v in range(first, top + 1):
                 x[i] = v
                 rec(i + 1, used + v, w * _INV_FACT[v])
 
