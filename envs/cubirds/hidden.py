@@ -342,8 +342,11 @@ def sample_hidden(
         kept = _Kept(log, player, num_players)
     model = exact_model(kept) if EXACT else None
     result = model.sample(rng) if model is not None else None
-    if result is not None:  # no face-down round end in the log: no pile to recompute
-        return Sample(*result[:4], _write_back(log, 0, result[4], result[5]))
+    if result is not None:
+        new_log = _write_back(log, 0, result[4], result[5])
+        if result[5]:  # face-down round ends: the pile then follows from the sampled batches
+            new_log = _with_piles(new_log)
+        return Sample(*result[:4], new_log)
     result = _resample(kept.replay, rng)
     if result is None:
         result = _complete(kept.replay, rng)

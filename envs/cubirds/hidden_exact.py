@@ -180,6 +180,9 @@ class ExactModel:
         self.piles: list[dict] = []
         self.open: list[list[int] | None] = [None] * num_players
         self._cur: list[int | None] = [None] * num_players
+        #: Face-down round ends read so far: (log index, per seat the intervals its thrown-away
+        #: hand closed (``None`` for ``player``), ``player``'s own thrown-away cards).
+        self.round_ends: list[tuple[int, list, tuple]] = []
         for q in range(num_players):
             self._fresh(q)
         for i, ev in enumerate(log):
@@ -204,6 +207,10 @@ class ExactModel:
     def _read(self, i: int, ev: tuple) -> None:
         tag = ev[0]
         if tag == EV_SOURCE or tag == EV_RESHUFFLE:
+            if self.round_ends:
+                # Hands thrown away face down are part of this pile: its content depends on
+                # the hidden cards (not counted here).
+                raise TooLarge("face-down round-end discards in a reshuffled pile")
             self.piles.append(
                 {
                     "tag": tag,
@@ -224,10 +231,21 @@ class ExactModel:
                 self._new_open(q, s)
                 self._cur[q] = None
         elif tag == EV_ROUND_END:
-            # Face-down round ends feed hidden cards into later piles: not counted here.
-            raise TooLarge("face-down round-end discards")
+            self._read_round_end(i, ev)
         else:
             raise ValueError(f"unknown log event {ev!r}")
+
+    def _read_round_end(self, i: int, ev: tuple) -> None:
+        """Hands thrown away face down: every other seat's intervals end there with whatever
+        they hold (no requirement: they stay open, ``req = -1``, and their cards weigh like
+        any open card) and its next hand starts fresh ones. While no reshuffle follows, the
+        thrown-away cards are never drawn again, so they change nothing else."""
+        ended: list[list[int] | None] = [None] * self.num_players
+        for q in range(self.num_players):
+            if q != self.player:
+                ended[q] = list(self.open[q])
+                self._fresh(q)
+        self.round_ends.append((i, ended, tuple(ev[1][self.player])))
 
     def _new_open(self, q: int, s: int) -> None:
         self.iv_seat.append(q)
@@ -489,4 +507,15 @@ class ExactModel:
             None if q == self.player else [iv_total[iv] for iv in self.open[q]] for q in range(n)
         ]
         nothing = [[0] * NUM_SPECIES for _ in range(n)]
-        return hidden, x[-1], nothing, [r[:] for r in nothing], batches, {}
+        thrown = [[0] * NUM_SPECIES for _ in range(n)]  # per seat, in the discard pile
+        leftovers = {}
+        for i, ended, own in self.round_ends:
+            left = [
+                own if q == self.player else tuple(iv_total[iv] for iv in ended[q])
+                for q in range(n)
+            ]
+            for q in range(n):
+                for s in SPECIES:
+                    thrown[q][s] += left[q][s]
+            leftovers[i] = tuple(left)
+        return hidden, x[-1], thrown, nothing, batches, leftovers

@@ -8,8 +8,10 @@ up front, which is exact because a shuffled pile is exchangeable; every other se
 then takes its cards uniformly without replacement from what is left; a world is kept only when
 every lay and flock of another seat revealed exactly the hidden count it has in that world.
 
-Only the default public round-end discards are supported (every pile's content is then public,
-so taking the seen cards out up front needs no weighting). Slow: for tiny positions only.
+Face-down round ends are supported while no reshuffle follows them (every pile's content is
+then public, so taking the seen cards out up front needs no weighting): each other seat's hidden
+hand is thrown away there, and a world also lists those thrown-away cards. Slow: for tiny
+positions only.
 """
 
 from __future__ import annotations
@@ -33,8 +35,11 @@ S = range(NUM_SPECIES)
 def _piles(log: list[tuple], player: int) -> list[list[int]]:
     """Per pile: its cards less those ``player`` saw leave it."""
     out: list[list[int]] = []
+    ended = False
     for ev in log:
         if ev[0] in (EV_SOURCE, EV_RESHUFFLE):
+            if ended:
+                raise ValueError("a pile made of face-down discards is not supported")
             out.append(list(ev[1]))
         elif ev[0] == EV_PUBLIC:
             out[-1][ev[1]] -= 1
@@ -42,7 +47,7 @@ def _piles(log: list[tuple], player: int) -> list[list[int]]:
             for s in S:
                 out[-1][s] -= ev[2][s]
         elif ev[0] == EV_ROUND_END:
-            raise ValueError("face-down round ends are not supported by the reference")
+            ended = True
     if any(c < 0 for pile in out for c in pile):
         raise ValueError("the log takes more cards from a pile than it holds")
     return out
@@ -51,11 +56,13 @@ def _piles(log: list[tuple], player: int) -> list[list[int]]:
 def one_try(log: list[tuple], player: int, n: int, rng: np.random.Generator) -> tuple | None:
     """One world from the prior conditioned on what ``player`` saw leave the piles, or None when
     a lay or flock of another seat disagrees with it. A world: (per other seat its hidden cards
-    not publicly known, as a tuple of counts; the draw pile's content)."""
+    not publicly known, as a tuple of counts, then per face-down round end the hidden cards each
+    other seat threw away; the draw pile's content)."""
     piles = _piles(log, player)
     left: list[int] = []
     pile = -1
     hidden = [[0] * NUM_SPECIES for _ in range(n)]
+    thrown: list[tuple] = []
     for ev in log:
         tag = ev[0]
         if tag in (EV_SOURCE, EV_RESHUFFLE):
@@ -73,10 +80,15 @@ def one_try(log: list[tuple], player: int, n: int, rng: np.random.Generator) -> 
             if hidden[q][s] != h:
                 return None
             hidden[q][s] = 0
+        elif tag == EV_ROUND_END:
+            for q in range(n):
+                if q != player:
+                    thrown.append(tuple(hidden[q]))
+                    hidden[q] = [0] * NUM_SPECIES
     draw = [0] * NUM_SPECIES
     for s in left:
         draw[s] += 1
-    world = tuple(tuple(hidden[q]) for q in range(n) if q != player)
+    world = tuple(tuple(hidden[q]) for q in range(n) if q != player) + tuple(thrown)
     return world, tuple(draw)
 
 
@@ -96,13 +108,17 @@ def reference(
 
 def world_of(state, player: int) -> tuple:
     """The same description of a (determinized) state: other seats' hidden cards not publicly
-    known, and the draw pile's content."""
+    known, then those they threw away face down (as its log says), and the draw pile's
+    content."""
     n = state.num_players
     hidden = tuple(
         tuple(h - k for h, k in zip(state.hands[q], state.known[q]))
         for q in range(n)
         if q != player
     )
+    for ev in state.log:
+        if ev[0] == EV_ROUND_END:
+            hidden += tuple(tuple(ev[1][q]) for q in range(n) if q != player)
     draw = [0] * NUM_SPECIES
     for s in state.draw:
         draw[s] += 1
