@@ -360,17 +360,17 @@ def sample_hidden(
 
 
 #: Sample from the exact posterior (:mod:`cardzoo.envs.cubirds.hidden_exact`) where its model
-#: applies (public round-end discards, within its limits); elsewhere the replay below. On by
-#: default since 2026-12-02: exactness is worth a dearer first call at a position (about 1 to
-#: 3.5 ms on average along a game at 2 to 5 players, see that module; the replay's 0.25 to 0.6
-#: ms); repeated calls there cost about what the replay's do or less. ``False`` gives the
-#: replay alone (the tests that need the replay set it off themselves).
+#: applies (no reshuffle after a face-down round end, within its limits); elsewhere the replay
+#: below. On by default since 2026-12-02: exactness is worth a dearer first call at a position
+#: (about 1 to 3.5 ms on average along a game at 2 to 5 players, see that module; the replay's
+#: 0.25 to 0.6 ms); repeated calls there cost about what the replay's do or less. ``False``
+#: gives the replay alone (the tests that need the replay set it off themselves).
 EXACT = True
 
 
 def exact_model(kept: _Kept) -> ExactModel | None:
     """The exact model of ``kept``'s position, built once and kept there; None where it does
-    not apply (face-down round ends) or exceeds its limits."""
+    not apply (a reshuffle after a face-down round end) or exceeds its limits."""
     model = kept.exact_model
     if model is False:
         try:

@@ -44,15 +44,21 @@ uniformly. Two ways to count, both exact:
   less than ``MIN_KEPT`` of its proposals and the joint programme fits;
 - **joint**: one programme over every box, with each pile's content as a condition.
 
-Not covered: face-down round-end discards (hidden cards feed later piles; :class:`TooLarge` at
-reading); positions with more than one pile since the last public source whose joint programme
-exceeds ``MAX_STATES`` states or ``MAX_OPTIONS`` enumeration steps; and single samples whose
-rejection step keeps nothing in ``REJECT_TRIES`` rounds while the joint programme is too large
-(:meth:`ExactModel.sample` returns None). In all these cases
-:func:`cardzoo.envs.cubirds.hidden.sample_hidden` (with ``hidden.EXACT`` on) uses the older,
-inexact replay (``tests/cubirds/test_cubirds_exact_posterior.py``). A position's model is built
-once and kept (:func:`cardzoo.envs.cubirds.hidden.plan_for`), so repeated calls there only
-sample.
+Face-down round-end discards: a round end ends every other seat's intervals with whatever they
+hold (they stay open: their cards weigh like any open card) and the next hand starts fresh ones;
+the thrown-away cards are sampled with the rest and written into the log. This is exact while no
+reshuffle follows, since those cards are then never drawn again
+(``tests/cubirds/test_cubirds_exact_posterior.py::test_face_down_round_ends_are_sampled_exactly``).
+
+Not covered: a reshuffle after a face-down round end (the new pile's content then depends on
+the hidden thrown-away cards; :class:`TooLarge` at reading); positions with more than one pile
+since the last public source whose joint programme exceeds ``MAX_STATES`` states or
+``MAX_OPTIONS`` enumeration steps; and single samples whose rejection step keeps nothing in
+``REJECT_TRIES`` rounds while the joint programme is too large (:meth:`ExactModel.sample`
+returns None). In all these cases :func:`cardzoo.envs.cubirds.hidden.sample_hidden` (with
+``hidden.EXACT`` on) uses the older, inexact replay
+(``tests/cubirds/test_cubirds_exact_posterior.py``). A position's model is built once and kept
+(:func:`cardzoo.envs.cubirds.hidden.plan_for`), so repeated calls there only sample.
 
 Along a game (issue 16): what a build prepared is kept by everything it read (``_BUILT``), so a
 position equal to an earlier one (often a seat's next decision: its own lays and captures change
@@ -107,6 +113,30 @@ about 50 ms at 2 players) and in joint programmes that exceed their limits at 4 
 (about 10 ms each, then the replay). ``hidden.EXACT`` is on by default since 2026-12-02 all
 the same: a search calls ``determinize`` many times at one position, where the cost is the
 replay's, and the exact distribution is what the engine promises.
+
+Face-down round ends (2026-12-02, session 7). Along 4 seeded random games per player count with
+``reveal_round_end_discards=False`` (one call by the seat in turn at every decision; the commit
+before and this one run one after the other, twice each, on 2 cores shared with other sessions
+at a load of about 4 to 5), calls not served by this model went from 472 / 548 / 382 / 252 to
+198 / 365 / 326 / 252 of 633 / 691 / 636 / 543 at 2 / 3 / 4 / 5 players (74.6 / 79.3 / 60.1 /
+46.4 % to 31.3 / 52.8 / 51.3 / 46.4 %); what is left are positions after a reshuffle that took
+thrown-away hands in (27 / 46 / 53 / 55 % of those calls), never read here. The cost: 0.68-0.83
+-> 2.2-2.5 ms per call on average at 2 players (the seat chains of a seat with several rounds
+behind it are long, and its cards of ended intervals weigh the tilt, so they are counted again
+whenever the tilt changes), 2.6-3.3 -> 3.4 ms at 3, 2.8-3.0 -> 4.1 ms at 4, unchanged at 5
+(33-36 ms, nearly all of it in the replay's complete search after such reshuffles: 14 calls of
+about 1.4 s each in those 4 games).
+
+Where the time goes along a game with public discards (the same kind of run, default options,
+CPU time per part summed over 4 games; a profile, not a test): at 2 players
+46 % in seat chains (1.1 ms a build), 13 % in joint programmes over two piles that fit, 6 % in
+pilot runs; at 4 and 5 players 21-23 % in joint programmes over two or three piles that exceed
+their limits (8-10 ms each, then the replay), 18 % / 16 % in those that fit (2.0-2.7 ms each),
+21-24 % in seat chains (0.6 ms a build), 8-9 % in samples from kept models (about 0.3 ms: the
+rejection step keeps about 1 proposal in 6 at 5 players). Counted along 18 games at 3 to 5
+players, no joint programme over more than one pile with more than 12 classes of boxes fitted
+its limits; skipping those saved 2-12 % at 4-5 players but lost a few exact calls (123 -> 130
+replays of 1,330 at 4 players), so it is not done.
 """
 
 from __future__ import annotations
@@ -176,7 +206,7 @@ class ExactModel:
         self.seg_ivs: list[tuple[int, ...]] = []
         self.seg_batches: list[list[tuple[int, int]]] = []
         #: Per pile: tag, public content, cards known to leave it (public draws and own
-        #: draws), intervals thrown away face down while it was the draw pile, own such cards.
+        #: draws).
         self.piles: list[dict] = []
         self.open: list[list[int] | None] = [None] * num_players
         self._cur: list[int | None] = [None] * num_players

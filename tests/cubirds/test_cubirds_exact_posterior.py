@@ -8,9 +8,10 @@ must match the reference: a two-sample chi-square test on every per-seat, per-sp
 count and every per-species draw-pile count. The same test flags the older replay's bias on a
 position where it is measurable (the self-test), so it can fail.
 
-Which positions are exact: with ``hidden.EXACT = True``, every position with public round-end
-discards whose counting programme fits its limits (``MAX_STATES``, ``MAX_OPTIONS``); face-down
-round-end discards and larger positions use the replay (:func:`test_which_positions_are_exact`).
+Which positions are exact: with ``hidden.EXACT = True``, every position whose counting programme
+fits its limits (``MAX_STATES``, ``MAX_OPTIONS``) and whose log has no reshuffle after a face-down
+round end; the others use the replay (:func:`test_which_positions_are_exact`). Face-down round
+ends themselves are checked against the reference right after the first one (no reshuffle yet).
 """
 
 from __future__ import annotations
