@@ -124,10 +124,12 @@ class InconsistentLog(RuntimeError):
 
 
 def _successors(
-    state: LabelState, event: tuple, masks: bool = True
+    state: LabelState, event: tuple, masks: bool = True, open_bag: int = 0
 ) -> list[tuple[LabelState, int]]:
     """The label states one event leads to, each with its number of card-level choices.
-    ``masks`` False: no token carries a mask yet, so no deal can fail (checks skipped)."""
+    ``masks`` False: no token carries a mask yet, so no deal can fail (checks skipped).
+    ``open_bag``: how many cards the top aux entry holds that were stashed from the hand as it
+    is now (a stash joins them: see ``_open_after``)."""
     code = event[0]
     if code == FROM_HAND:
         return _played_from_hand(state, event[1], masks)
@@ -151,7 +153,11 @@ def _successors(
             rest = (
                 (*hand[:i], (label, n - 1), *hand[i + 1 :]) if n > 1 else hand[:i] + hand[i + 1 :]
             )
-            out.append(((current, undrawn, pools, rest, (*aux, label)), n))
+            if open_bag:  # the top entry's cards and this one lie in an exchangeable order
+                new_aux = (*aux[:-1], _bag_add(_entry_labels(aux[-1]), label))
+            else:
+                new_aux = (*aux, label)
+            out.append(((current, undrawn, pools, rest, new_aux), n))
     elif code == REARRANGE:
         bag: Counts = ()
         for entry in aux:
@@ -238,15 +244,34 @@ def _no_match(state: LabelState, land: int, top_too: bool) -> list[tuple[LabelSt
 
 
 #: Events after which two different label states never become one (a reshuffle, a draw and a
-#: stash keep what they started from readable), so their successors need no merging.
+#: stash onto no open bag keep what they started from readable), so no merging is needed.
 _INJECTIVE = (RESHUFFLE, DRAW, STASH)
 
 
+def _open_after(open_bag: int, event: tuple) -> int:
+    """The size of the open bag after ``event`` (0: none; the same for every label state, as
+    the aux deck's entries have public sizes). Cards taken from one hand without any card
+    added to it between are a draw without replacement from one urn: every order of their
+    labels has the same weight (a product of falling factorials of the hand's label counts),
+    also when hand cards are played between and when the top ones are played from the aux
+    deck; so they lie in one bag, whose top is any of its cards (exact, and each state stands
+    for all the orders). A draw, a rearrangement and a no-match mask (it marks the hand and
+    the top card, not the cards stashed before) end that: the next stash opens a new bag."""
+    code = event[0]
+    if code == STASH:
+        return open_bag + 1
+    if code == FROM_AUX:
+        return max(open_bag - 1, 0)
+    if code in (REARRANGE, NO_MATCH) or (code == DRAW and event[1]):
+        return 0
+    return open_bag
+
+
 def _step(
-    states: list[LabelState], weights: list[float], event: tuple, masks: bool
+    states: list[LabelState], weights: list[float], event: tuple, masks: bool, open_bag: int = 0
 ) -> tuple[list[LabelState], list[float]]:
     """Every state's successors under ``event``, equal ones merged, with their weights."""
-    if event[0] in _INJECTIVE:
+    if event[0] in _INJECTIVE and not (open_bag and event[0] == STASH):
         out_states: list[LabelState] = []
         out_weights: list[float] = []
         for state, weight in zip(states, weights):
@@ -257,7 +282,7 @@ def _step(
     merged: dict[LabelState, float] = {}
     get = merged.get
     for state, weight in zip(states, weights):
-        for new, n in _successors(state, event, masks):
+        for new, n in _successors(state, event, masks, open_bag):
             merged[new] = get(new, 0.0) + weight * n
     return list(merged), list(merged.values())
 
@@ -319,7 +344,7 @@ class Belief:
 
     __slots__ = (
         *("states", "weights", "origin", "consumed", "masks", "dropped", "_cumulative"),
-        *("retried", "failed_at"),
+        *("retried", "failed_at", "open_bag"),
     )
 
     def __init__(
@@ -332,8 +357,10 @@ class Belief:
         dropped: float = 0.0,
         retried: bool = False,
         failed_at: int = -1,
+        open_bag: int = 0,
     ) -> None:
         self.states = states
+        self.open_bag = open_bag  # cards on top of the aux deck in an open bag (_open_after)
         self.retried = retried  # rebuilt once with ``RETRY_LIMIT`` (see ``seat_belief``)
         self.failed_at = failed_at  # no states: the log length at which the kept ones failed
         self.dropped = dropped
@@ -363,10 +390,11 @@ class Belief:
         end = self.consumed + len(events)
         if states is None:  # the search fallback took over before
             return Belief(None, None, self.origin, end, retried=self.retried)
-        masks, dropped = self.masks, self.dropped
+        masks, dropped, open_bag = self.masks, self.dropped, self.open_bag
         for i, event in enumerate(events):
             masks = masks or event[0] == NO_MATCH
-            states, weights = _step(states, weights, event, masks)
+            states, weights = _step(states, weights, event, masks, open_bag)
+            open_bag = _open_after(open_bag, event)
             if len(states) > limit:
                 states, weights, share = _cut(states, weights, limit)
                 dropped += share
@@ -378,7 +406,9 @@ class Belief:
             top = max(weights)
             if top != 1.0:
                 weights = [w / top for w in weights]
-        return Belief(states, weights, self.origin, end, masks, dropped, self.retried)
+        return Belief(
+            states, weights, self.origin, end, masks, dropped, self.retried, open_bag=open_bag
+        )
 
     def _final_weights(self) -> np.ndarray:
         if self._cumulative is None:

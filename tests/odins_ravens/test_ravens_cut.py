@@ -32,8 +32,9 @@ def _exact(state: State, seat: int, monkeypatch: pytest.MonkeyPatch) -> Belief:
 
 
 # Positions of the bench's seeded random games (game seed, position, seat) where the posterior
-# outgrows MAX_STATES label states and is cut (found by a scan of 16 games).
-CUT_POSITIONS = [(1, "late", 0), (5, "middle", 0), (11, "late", 0)]
+# outgrows MAX_STATES label states and is cut (found by a scan of 16 games; (1, "late", 0) was
+# cut too before open bags, see test_ravens_open_bag.py).
+CUT_POSITIONS = [(5, "middle", 0), (11, "late", 0), (14, "late", 0)]
 
 
 @pytest.mark.parametrize("seed,where,seat", CUT_POSITIONS)
