@@ -413,15 +413,15 @@ def _merged(acc: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _closed_splits(split: _Split, seats: list[_Seat], keys: list[int], memo) -> tuple | None:
     """The splits at the reshuffle before the last one and their weights (normalised, with the
     log of the factor divided out), or None if none is left. They depend on the record after
-    that reshuffle only through which hands each seat can go on from (``alive``), which
-    rarely changes from one decision to the next: kept in ``memo`` under those."""
-    key = (
-        "closed",
-        tuple(keys),
-        *(s.alive[b].tobytes() for s in seats for b in range(len(s.mats) - 1)),
-    )
-    if memo is not None and key in memo:
-        return memo[key]
+    that reshuffle only through which hands each seat can go on from (``alive``), and those
+    only shrink as the current pile's record grows: the splits kept in ``memo`` for a superset
+    of today's ``alive`` serve, the splits with a hand no longer alive dropped (every path
+    through such a hand dies at the next reshuffle, so the rest weigh as a fresh sum would)."""
+    alive = [s.alive[b] for s in seats for b in range(len(s.mats) - 1)]
+    name = ("closed", tuple(keys))
+    found = memo.get(name) if memo is not None else None
+    if found is not None and all(np.all(a <= k) for a, k in zip(alive, found[0])):
+        return _still_alive(found[1], seats, len(split.pools) - 2, found[0], alive)
     prev = np.zeros((1, len(seats)), dtype=np.int64)
     alpha, scale, out = np.ones(1), 0.0, None
     for b, pool in enumerate(split.pools[:-1]):
@@ -433,8 +433,23 @@ def _closed_splits(split: _Split, seats: list[_Seat], keys: list[int], memo) -> 
     else:
         out = (prev, alpha, scale)
     if memo is not None:
-        memo[key] = out
+        memo[name] = (alive, out)
     return out
+
+
+def _still_alive(kept: tuple | None, seats: list[_Seat], b: int, was: list, alive: list):
+    """The kept closed splits (``_closed_splits``) with the splits at reshuffle ``b`` that give
+    a seat a hand no longer alive dropped, renormalised; None if none is left."""
+    if kept is None or b < 0 or all(np.array_equal(a, k) for a, k in zip(alive, was)):
+        return kept
+    prev, alpha, scale = kept
+    keep = np.ones(len(prev), dtype=bool)
+    for i, seat in enumerate(seats):
+        keep &= seat.alive[b][prev[:, i]]
+    total = float(alpha[keep].sum())
+    if total <= 0.0:
+        return None
+    return prev[keep], alpha[keep] / total, scale + log(total)
 
 
 def last_splits(split: _Split, keys: list[int], advance, memo: dict | None = None) -> tuple | None:

@@ -35,6 +35,11 @@ reshuffle's known multiset has too many splits among the other seats (at two to 
 past ``reshuffled.MAX_SPLITS``; at five and six, ``crowded.py``, past its guard
 ``crowded.MAX_WAYS`` or where its rejection accepts too rarely, or everywhere if
 ``reshuffled.CROWDED`` is switched off).
+
+Along a game (a call at every decision, issue 16) nothing here is read afresh from the whole
+record: the record cut at the reshuffles (``split.py``) and each seat's walk ``N_q`` (``walks.py``)
+are kept per record and extended by the turns played since the last call; both are the same
+whoever the viewer is, apart from the viewer's own cards.
 """
 
 from __future__ import annotations
@@ -123,41 +128,17 @@ def _record(state: State) -> list[tuple]:
     return entries
 
 
-def unseen_counts(state: State, player: int, entries: list[tuple]) -> list[int]:
-    """``c``: per kind, the deck's cards ``player`` has not seen (in another hand or the pile)."""
-    _, initial, pool = state._log[0]
-    c = list(pool)
-    for kind in initial[player]:
-        c[kind] -= 1
-    for q, card, _, _, drawn in entries:
-        if q == player:
-            if drawn >= 0:
-                c[drawn] -= 1
-        else:
-            c[card] -= 1
-    return c
-
-
 def seat_weights(
-    entries: list[tuple], q: int, dealt: int, mask_key: int
+    steps: list, q: int, dealt: int, mask_key: int, memo: dict | None = None
 ) -> tuple[np.ndarray, int, float]:
     """``N_q`` up to a factor: per hand seat q may hold now, the number of kind sequences of
-    its ``dealt`` cards and its draws that explain its record. Returns the vector (over the
-    hands of ``size`` cards), ``size``, and the natural log of the factor."""
-    size = dealt
-    v = _HANDS[size].orders.copy()
-    scale = 0.0
-    for s, card, forced, _, drawn in entries:
-        if s != q:
-            continue
-        v, size = play_step(v, size, card, forced, mask_key)
-        if drawn >= 0:
-            v, size = draw_step(v, size)
-        v, factor = normalised(v)
-        if factor == float("-inf"):
-            return v, size, factor
-        scale += factor
-    return v, size, scale
+    its ``dealt`` cards and its draws that explain its record (``steps``: seat q's, from its
+    deal). Returns the vector (over the hands of ``size`` cards), ``size``, and the natural
+    log of the factor. ``memo`` (``walks.memo_for``): the walk is kept there and a later
+    position of the record walks only its new steps."""
+    from cardzoo.envs.sitting_ducks import walks
+
+    return walks.walk(memo, ("deal", q, mask_key), walks.from_deal(dealt), steps, mask_key)
 
 
 def play_step(v: np.ndarray, size: int, card: int, forced: Any, key: int) -> tuple[np.ndarray, int]:
@@ -251,19 +232,24 @@ class _Posterior:
 
     __slots__ = ("log", "c", "choices", "choice_cum", "proposals")
 
-    def __init__(self, state: State, player: int) -> None:
+    def __init__(self, state: State, player: int, split=None, memo: dict | None = None) -> None:
+        from cardzoo.envs.sitting_ducks import walks
         from cardzoo.envs.sitting_ducks.sampling import colour_assignments
+        from cardzoo.envs.sitting_ducks.split import split_for
 
         self.log = state._log  # kept to tell a reused id() from the same record
-        entries = _record(state)
-        c = unseen_counts(state, player, entries)
-        if min(c) < 0:
-            raise RuntimeError("sitting_ducks determinize: more cards seen than the deck holds")
+        if memo is None:
+            memo = walks.memo_for(state._log)
+        if split is None:
+            split = split_for(state, player, memo)
+        split.check()
+        c = split.unseen[:]  # the split is kept for later positions: never changed here
         self.c = c
         c_arr = np.array(c, dtype=float)
         hidden = state.mode == "hidden"
-        discarded = {q for q, _, forced, _, _ in entries if forced is not None}
+        discarded = {q for q in split.others if split.forced[q]}
         dealt = state._log[0][1]
+        steps = [seat[0] for seat in split.steps]  # no reshuffle yet: one pile
         by_key: dict[tuple[int, int], _Seat] = {}
         self.choices = colour_assignments(state, player)
         self.proposals: list[list[tuple[int, _Seat]]] = []
@@ -274,7 +260,7 @@ class _Posterior:
                 if q != player:
                     key = (q, owners.index(q) if hidden and q in discarded else 0)
                     if key not in by_key:
-                        weights = seat_weights(entries, q, len(dealt[q]), key[1])
+                        weights = seat_weights(steps[q], q, len(dealt[q]), key[1], memo)
                         by_key[key] = _Seat(*weights, c_arr)
                     seats.append((q, by_key[key]))
             self.proposals.append(seats)
@@ -354,15 +340,21 @@ CACHE_SIZE = 16
 
 
 def _posterior(state: State, player: int):
-    """The exact posterior's shared part for this position, or None if it is not covered."""
-    from cardzoo.envs.sitting_ducks import reshuffled
+    """The exact posterior's shared part for this position, or None if it is not covered
+    (``covered``, read from the record's kept ``split.Split``)."""
+    from cardzoo.envs.sitting_ducks import reshuffled, walks
+    from cardzoo.envs.sitting_ducks.split import split_for
 
-    if not covered(state):
+    if any(len(h) > MAX_HAND for h in state._log[0][1]):
         return None
-    if applies(state):
-        return _Posterior(state, player)
+    memo = walks.memo_for(state._log)
+    split = split_for(state, player, memo)
+    if not split.all_drew:
+        return None
+    if split.last_reshuffle < 0:
+        return _Posterior(state, player, split, memo)
     try:
-        return reshuffled.Posterior(state, player)
+        return reshuffled.Posterior(state, player, split, memo)
     except reshuffled.NotCovered:
         return None
 

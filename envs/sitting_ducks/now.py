@@ -45,25 +45,41 @@ _LOG_FACT = np.array([lgamma(n + 1.0) for n in range(256)])
 
 class LastStep:
     """One seat's last step, one row per candidate hand ``G`` at the last reshuffle (``b``:
-    rows x hands now, the weights ``B(G, .)``): ``cum`` (drawn: cumulative ``B * (U)_H``),
-    ``norm`` (its total), ``dealt`` per row, ``phi`` (rows x hands, ``phi / top``) and
-    ``bound`` per row (the seat's factor in the split's proposal weight)."""
+    rows x hands now, the weights ``B(G, .)``): ``norm`` (drawn: the total of ``B * (U)_H``),
+    ``dealt`` per row, ``bound`` per row (the seat's factor in the split's proposal weight);
+    ``cum`` (the cumulative ``B * (U)_H`` of some rows) and ``phi`` (``phi / top`` at some
+    (row, hand) pairs) are made only for the rows a proposal reaches: a call at a new position
+    builds a ``LastStep`` per seat but draws from few of its rows."""
 
-    __slots__ = ("size", "cum", "norm", "dealt", "phi", "bound")
+    __slots__ = ("size", "w", "norm", "dealt", "raw", "safe", "bound", "_rows")
 
     def __init__(self, b: np.ndarray, size: int, unseen: np.ndarray) -> None:
         table = _HANDS[size]
-        w = b * _falling(unseen, size)
+        self.w = b * _falling(unseen, size)
         self.size = size
-        self.norm = w.sum(axis=1)
-        self.cum = np.cumsum(w, axis=1)
-        phi = b / table.orders
-        top = phi.max(axis=1)
+        self.norm = self.w.sum(axis=1)
+        self.raw = b / table.orders
+        top = self.raw.max(axis=1)
         deals = float(np.prod(unseen.sum() - np.arange(size)))  # (|U|)_m ordered deals
-        safe = np.where(top > 0, top, 1.0)
-        self.dealt = (top > 0) & (self.norm >= DEALT_AT_LEAST * safe * deals)
-        self.phi = phi / safe[:, None]
+        self.safe = np.where(top > 0, top, 1.0)
+        self.dealt = (top > 0) & (self.norm >= DEALT_AT_LEAST * self.safe * deals)
         self.bound = np.where(self.dealt, top, self.norm)
+        self._rows: dict[int, np.ndarray] = {}  # rows' cumulative weights made so far
+
+    def cum(self, rows) -> np.ndarray:
+        """The cumulative weights ``B * (U)_H`` of a row (an int), or of rows (an array, one
+        per line); a row's is kept, since repeated calls at one position draw from the same
+        rows."""
+        if isinstance(rows, int):
+            found = self._rows.get(rows)
+            if found is None:
+                found = self._rows[rows] = np.cumsum(self.w[rows])
+            return found
+        return np.cumsum(self.w[rows], axis=1)
+
+    def phi(self, rows, hands):
+        """``phi / top`` at (row, hand) pairs: a dealt hand's acceptance."""
+        return self.raw[rows, hands] / self.safe[rows]
 
 
 def log_deal(lasts: list[LastStep], rows: np.ndarray, unseen_total: int) -> np.ndarray:
@@ -93,7 +109,7 @@ def propose_one(lasts: list[LastStep], rows: list[int], unseen: list[int], log_f
         x = u.pop()
         if last.dealt[row]:
             continue
-        cum = last.cum[row]
+        cum = last.cum(row)
         ids[i] = h = int(np.searchsorted(cum, x * cum[-1], "right"))
         hand = _HANDS[last.size].hands[h]
         for k in set(hand):
@@ -119,7 +135,7 @@ def propose_one(lasts: list[LastStep], rows: list[int], unseen: list[int], log_f
             left[k] -= 1
             hand.append(k)
         ids[i] = _HANDS[last.size].index[tuple(sorted(hand))]
-        keep *= last.phi[row, ids[i]]
+        keep *= last.phi(row, ids[i])
     return ids if u.pop() < keep else None
 
 
@@ -132,7 +148,7 @@ def propose_many(lasts: list[LastStep], rows: np.ndarray, unseen: np.ndarray, lo
     log_p = np.zeros(n)
     dealt = np.stack([last.dealt[rows[:, i]] for i, last in enumerate(lasts)], axis=1)
     for i, last in enumerate(lasts):
-        cum = last.cum[rows[:, i]]
+        cum = last.cum(rows[:, i])
         h = np.minimum((cum <= (u[:, i] * cum[:, -1])[:, None]).sum(axis=1), cum.shape[1] - 1)
         counts = _HANDS[last.size].counts[h] * ~dealt[:, i, None]
         ids[:, i] = h
@@ -160,6 +176,6 @@ def propose_many(lasts: list[LastStep], rows: np.ndarray, unseen: np.ndarray, lo
         keys = counts[d] @ BASE
         where = np.minimum(np.searchsorted(SORTED[last.size], keys), len(KEYS[last.size]) - 1)
         ids[d, i] = KEYS[last.size][where]
-        keep[d] *= last.phi[rows[d, i], ids[d, i]]
+        keep[d] *= last.phi(rows[d, i], ids[d, i])
     accepted &= u[:, -1] < keep
     return ids, accepted

@@ -43,7 +43,12 @@ them. Five and six players have millions of splits: there ``crowded.py`` (the de
 ``CROWDED``) builds only the splits the record allows and the chain's non-zero steps, sweeps
 the last reshuffle's split keeping only what is left of it, and the hands now come by the
 rejection above (a position where a fixed trial of ``TRIAL`` proposals accepts under
-``MIN_ACCEPTANCE``, or past ``crowded.MAX_WAYS``, goes to the replay). Tests:
+``MIN_ACCEPTANCE``, or past ``crowded.MAX_WAYS``, goes to the replay; the trial's first
+``TRIAL_FIRST`` proposals usually decide it alone).
+
+Kept per record (``walks.py``) and extended by the turns played since: the record cut at the
+reshuffles (``split.py``), each seat's walk through the first pile and through the current one,
+and the listed splits with the chain summed up to the last reshuffle (``_listed_kept``). Tests:
 ``tests/sitting_ducks/test_ducks_exact_reshuffled.py`` and ``test_ducks_exact_crowded.py``
 (brute force on tiny positions).
 """
@@ -54,16 +59,13 @@ from math import exp, log
 from typing import TYPE_CHECKING
 
 import numpy as np
-from cardzoo.envs.sitting_ducks import crowded, now
+from cardzoo.envs.sitting_ducks import crowded, now, walks
 from cardzoo.envs.sitting_ducks.crowded import NotCovered, Staged, Swept, last_splits
-from cardzoo.envs.sitting_ducks.data import NUM_KINDS
-from cardzoo.envs.sitting_ducks.exact import (
-    _HANDS,
-    _record,
-    draw_step,
-    normalised,
-    play_step,
-)
+from cardzoo.envs.sitting_ducks.data import MAX_ACTION_CARDS, NUM_KINDS
+from cardzoo.envs.sitting_ducks.exact import _HANDS
+from cardzoo.envs.sitting_ducks.split import Split as _Split
+from cardzoo.envs.sitting_ducks.split import split_for
+from cardzoo.envs.sitting_ducks.walks import advance
 
 if TYPE_CHECKING:
     from cardzoo.envs.sitting_ducks.game import State
@@ -77,66 +79,6 @@ MAX_PLAYERS = 4
 #: Whether five and six players after a reshuffle are sampled exactly (``crowded.py``, the
 #: default). Switched off, the replay of ``sampling.py`` (consistent, not exact) serves them.
 CROWDED = True
-#: A draw step of a seat's record (a play step is ``(card, forced masks or None)``).
-DRAW = None
-
-
-class _Split:
-    """The record cut at the reshuffles, from ``player``'s side: per other seat and epoch its
-    steps, per reshuffle ``T_b`` (counts) and every seat's hand size, and ``U`` now."""
-
-    def __init__(self, state: State, player: int, entries: list[tuple]) -> None:
-        _, dealt, pool = state._log[0]
-        unseen = list(pool)
-        for kind in dealt[player]:
-            unseen[kind] -= 1
-        size = [len(h) for h in dealt]
-        self.dealt = size[:]
-        self.steps: list[list[list]] = [[[]] for _ in dealt]
-        self.pools: list[list[int]] = []
-        self.sizes: list[list[int]] = []
-        self.others = [q for q in range(len(dealt)) if q != player]
-        self.last_reshuffle = -1
-        for j, (q, card, forced, reshuffled, drawn) in enumerate(entries):
-            size[q] -= 1
-            if q != player:
-                unseen[card] -= 1
-                self.steps[q][-1].append((card, forced))
-            if reshuffled is not None:
-                self.last_reshuffle = j
-                self.pools.append(unseen[:])  # the pile is empty: all of it is in hands
-                self.sizes.append(size[:])
-                for seat in self.steps:
-                    seat.append([])
-                unseen = [a + b for a, b in zip(unseen, reshuffled)]
-            if drawn >= 0:
-                size[q] += 1
-                if q == player:
-                    unseen[drawn] -= 1
-                else:
-                    self.steps[q][-1].append(DRAW)
-        if min(min(p) for p in [unseen, *self.pools]) < 0:
-            raise RuntimeError("sitting_ducks determinize: more cards seen than the deck holds")
-        self.unseen = unseen
-        self.final = size
-
-
-def advance(v: np.ndarray, size: int, steps: list, key: int) -> tuple[np.ndarray, int, float]:
-    """Carry weights over hands of ``size`` cards (last axis) through a seat's steps: a play
-    keeps the hands holding the card and removes it (a forced discard first keeps the hands of
-    unplayable kinds, masks ``key``), a draw adds any kind. Returns the weights over the hands
-    of the new size, the size, and the log of the factor divided out (-inf: none left)."""
-    scale = 0.0
-    for step in steps:
-        if step is DRAW:
-            v, size = draw_step(v, size)
-        else:
-            v, size = play_step(v, size, *step, key)
-        v, factor = normalised(v)
-        if factor == float("-inf"):
-            return v, size, factor
-        scale += factor
-    return v, size, scale
 
 
 _BASE, _KEYS, _SORTED = now.BASE, now.KEYS, now.SORTED
@@ -212,13 +154,16 @@ class _Chain:
     the assignment's total weight. ``prefix``: alpha over the last reshuffle's splits and its
     log scale (``_prefix``)."""
 
-    def __init__(self, split: _Split, cands: list, pos: list, keys: list[int], prefix, final):
+    def __init__(self, split: _Split, cands: list, pos: list, keys: list[int], prefix, final, memo):
         alpha, scale = prefix
         unseen = np.array(split.unseen, dtype=float)
         ends = []
         for i, (q, key) in enumerate(zip(split.others, keys)):
-            size = split.sizes[-1][q]
-            ends.append(advance(_one_hot(cands[-1][i], size), size, split.steps[q][-1], key))
+            # The last pile's walk, kept per record (``walks.py``): only its new steps walked.
+            name = ("last", split.player, q, key)
+            start = _start(cands[-1][i], split.sizes[-1][q])
+            steps = split.steps[q][-1]
+            ends.append(walks.walk(memo, name, start, steps, key, split.last_reshuffle))
             scale += ends[-1][2]
         self.rows = pos[-1]
         self.hands = final[0] if final else None
@@ -248,7 +193,12 @@ def _one_hot(rows: np.ndarray, size: int) -> np.ndarray:
     return v
 
 
-def _prefix(split: _Split, cands: list, pos: list, keys: list[int]) -> tuple[np.ndarray, float]:
+def _start(rows: np.ndarray, size: int):
+    """A walk's start (``walks.walk``): one row per candidate hand of ``size`` cards."""
+    return lambda: (_one_hot(rows, size), size)
+
+
+def _prefix(split: _Split, cands: list, pos: list, keys: list[int], memo) -> tuple:
     """The record before the last reshuffle summed: alpha over that reshuffle's splits and its
     log scale. With one other seat every split is forced (its hand is all of ``T_b``): flat."""
     alpha, scale = np.ones(len(pos[0])), 0.0
@@ -256,8 +206,8 @@ def _prefix(split: _Split, cands: list, pos: list, keys: list[int]) -> tuple[np.
         return alpha, scale
     mats: list[list[np.ndarray]] = [[] for _ in pos[1:]]
     for i, (q, key) in enumerate(zip(split.others, keys)):
-        dealt = split.dealt[q]
-        v, size, s = advance(_HANDS[dealt].orders.copy(), dealt, split.steps[q][0], key)
+        deal = walks.from_deal(split.dealt[q])
+        v, size, s = walks.walk(memo, ("deal", q, key), deal, split.steps[q][0], key)
         alpha, scale = alpha * v[cands[0][i]][pos[0][:, i]], scale + s
         for b in range(1, len(pos)):
             v, size, s = advance(_one_hot(cands[b - 1][i], size), size, split.steps[q][b], key)
@@ -273,7 +223,8 @@ def _cached_prefix(state: State, player: int, split: _Split, cands, pos, keys: t
     if found is None or found[0] is not state._log:
         if len(_PREFIXES) >= 64:
             _PREFIXES.clear()
-        found = _PREFIXES[key] = (state._log, _prefix(split, cands, pos, list(keys)))
+        memo = walks.memo_for(state._log)
+        found = _PREFIXES[key] = (state._log, _prefix(split, cands, pos, list(keys), memo))
     return found[1]
 
 
@@ -314,17 +265,33 @@ def _listed(state: State, player: int, split: _Split, keyed: list[tuple]) -> dic
     }
 
 
+def _listed_kept(state: State, player: int, split: _Split, keyed: list[tuple], memo) -> dict:
+    """``_listed``, kept in the record's memo (``walks.py``) until the next reshuffle: it reads
+    the record up to the last reshuffle only. NotCovered (kept too) past ``MAX_SPLITS``."""
+    origin = (split.last_reshuffle, tuple(keyed))
+    found = memo.get(("listed", player))
+    if found is None or found[0] != origin:
+        try:
+            found = (origin, _listed(state, player, split, keyed))
+        except NotCovered:
+            found = (origin, None)
+        memo[("listed", player)] = found
+    if found[1] is None:
+        raise NotCovered
+    return found[1]
+
+
 def _crowded(split: _Split, keys: tuple[int, ...], memo: dict) -> tuple | None:
     """Five and six players: only the splits the record allows (``crowded.py``)."""
     return last_splits(split, list(keys), advance, memo)
 
 
-def _same_masks(split: _Split, entries: list[tuple], keyed: list[tuple]) -> list[tuple]:
+def _same_masks(split: _Split, keyed: list[tuple]) -> list[tuple]:
     """Colour keys that give a seat the same forced-discard masks weigh alike: each becomes
     the smallest key with the same masks, so each distinct chain is summed once."""
     canon = []
     for q in split.others:
-        forced = [f for s, _, f, _, _ in entries if s == q and f is not None]
+        forced = split.forced[q]
         seen: dict[tuple, int] = {}
         canon.append(
             {
@@ -359,31 +326,34 @@ class Posterior:
         "log_falling",
     )
 
-    def __init__(self, state: State, player: int) -> None:
+    def __init__(self, state: State, player: int, split=None, walked=None) -> None:
         from cardzoo.envs.sitting_ducks.sampling import colour_assignments
 
         if state.num_players > MAX_PLAYERS and not CROWDED:
             raise NotCovered
         self.log = state._log
-        entries = _record(state)
-        split = _Split(state, player, entries)
+        if walked is None:  # the seats' walks and the split kept for this record
+            walked = walks.memo_for(state._log)
+        if split is None:
+            split = split_for(state, player, walked)
+        split.check()
         self.others = [q for q in range(state.num_players) if q != player]
-        self.unseen = split.unseen
+        self.unseen = split.unseen[:]  # the split is kept for later positions
         self.log_falling = log_falling(split.unseen)
         self.sizes = [split.final[q] for q in self.others]
         hidden = state.mode == "hidden"
-        discarded = {q for q, _, forced, _, _ in entries if forced is not None}
+        discarded = {q for q in self.others if split.forced[q]}
         self.choices = colour_assignments(state, player)
         keyed = [
             tuple(owners.index(q) if hidden and q in discarded else 0 for q in self.others)
             for owners in self.choices
         ]
         if state.num_players > MAX_PLAYERS:
-            keyed = _same_masks(split, entries, keyed)
+            keyed = _same_masks(split, keyed)
             memo = crowded.memo_for(state._log, player, len(split.pools))
             lasts = {keys: _crowded(split, keys, memo) for keys in dict.fromkeys(keyed)}
         else:
-            lasts = _listed(state, player, split, list(dict.fromkeys(keyed)))
+            lasts = _listed_kept(state, player, split, list(dict.fromkeys(keyed)), walked)
         self.final = None  # five and six players: the hands now summed in crowded.py
         if state.num_players <= MAX_PLAYERS:
             before = len(next(iter(lasts.values()))[2])
@@ -398,7 +368,8 @@ class Posterior:
                 by_keys[keys] = Swept(*found[1:])
             else:
                 _, cands, pos, prefix = found
-                by_keys[keys] = _Chain(split, [cands], [pos], list(keys), prefix, self.final)
+                chain = _Chain(split, [cands], [pos], list(keys), prefix, self.final, walked)
+                by_keys[keys] = chain
         self.chains = [by_keys[keys] for keys in keyed]
         logs = [chain.log_weight for chain in self.chains]
         best = max(logs)
@@ -412,8 +383,20 @@ class Posterior:
             # The hands now by rejection accept rarely where the draw pile is (nearly) empty:
             # a position where a fixed trial (a function of the position alone) accepts too
             # rarely goes to the replay.
-            if self._proposals(np.random.default_rng(0), TRIAL)[2].mean() < MIN_ACCEPTANCE:
+            if not self._trial_accepts():
                 raise NotCovered
+
+    def _trial_accepts(self) -> bool:
+        """Whether ``TRIAL`` proposals from a fixed seed accept at least ``MIN_ACCEPTANCE`` of
+        the time. Each proposal reads its own row of uniforms, so the first ``TRIAL_FIRST``
+        are the first of the whole trial's: when they accept enough already, the rest cannot
+        change the answer and are not made (most positions)."""
+        rng = np.random.default_rng(0)
+        needed = MIN_ACCEPTANCE * TRIAL
+        first = int(self._proposals(rng, TRIAL_FIRST)[2].sum())
+        if first >= needed:
+            return True
+        return first + int(self._proposals(rng, TRIAL - TRIAL_FIRST)[2].sum()) >= needed
 
     def draw(self, rng: np.random.Generator) -> tuple[list[int], list[list[int]], list[int]]:
         """Proposals until one is accepted (in batches once a few failed, see ``BATCHES``):
@@ -497,14 +480,25 @@ class Posterior:
 #: accepted (else the replay serves the position).
 TRIAL = 256
 MIN_ACCEPTANCE = 0.01
+#: The trial's first proposals, made first (``Posterior._trial_accepts``).
+TRIAL_FIRST = 32
 #: Proposals per batch: one at a time first (most positions accept at once), then batches.
 BATCHES = (1, 1, 8, 32, 128)
 
 
 def log_falling(unseen: list[int]) -> np.ndarray:
     """``[k, m]``: log of the falling factorial ``(U_k)_m`` (-inf where ``m > U_k``)."""
-    out = np.full((NUM_KINDS, now.MAX_TAKEN + 1), -np.inf)
-    for k, c in enumerate(unseen):
+    return _LOG_FALLING[np.asarray(unseen, dtype=np.int64)]
+
+
+def _log_falling_table(most: int) -> np.ndarray:
+    """``[c, m]``: log ``(c)_m`` for ``c`` up to ``most``, ``m`` up to ``now.MAX_TAKEN``."""
+    out = np.full((most + 1, now.MAX_TAKEN + 1), -np.inf)
+    for c in range(most + 1):
         for m in range(min(c, now.MAX_TAKEN) + 1):
-            out[k, m] = sum(log(c - i) for i in range(m))
+            out[c, m] = sum(log(c - i) for i in range(m))
     return out
+
+
+#: ``log_falling``'s rows, one per count of unseen cards of a kind (up to a whole deck).
+_LOG_FALLING = _log_falling_table(MAX_ACTION_CARDS)

@@ -1,0 +1,94 @@
+"""Each seat's walk through its own record, kept per record and extended by the new steps only.
+
+The exact samplers weigh a seat's possible hands by walking its record step by step (a play
+keeps the hands holding the card, a forced discard the hands of unplayable kinds, a draw adds
+any kind: ``exact.play_step`` and ``draw_step``). Built afresh at every position, that walk
+grows with the game and dominated a call made at every decision (issue 16). A record (the
+state's log, a list that is only ever appended to) keeps here, per walk it was asked for (a
+seat, its forced-discard masks, and where the walk starts), the weights reached and the steps
+walked; a later position of the same record walks only its new steps. A walk whose steps are
+not an extension of the kept ones (another record prefix, a clone that forked) starts afresh,
+so the weights are always those of a walk from the start (tests:
+``tests/sitting_ducks/test_ducks_walks.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from cardzoo.envs.sitting_ducks.exact import _HANDS, draw_step, normalised, play_step
+
+#: A draw step of a seat's record (a play step is ``(card, forced masks or None)``).
+DRAW = None
+#: Records whose walks are kept (a search agent's sampled worlds are records too).
+RECORDS_KEPT = 8
+_RECORDS: dict[int, tuple[list, dict]] = {}
+
+
+def advance(v: np.ndarray, size: int, steps: list, key: int) -> tuple[np.ndarray, int, float]:
+    """Carry weights over hands of ``size`` cards (last axis) through a seat's steps: a play
+    keeps the hands holding the card and removes it (a forced discard first keeps the hands of
+    unplayable kinds, masks ``key``), a draw adds any kind. Returns the weights over the hands
+    of the new size, the size, and the log of the factor divided out (-inf: none left)."""
+    scale = 0.0
+    for step in steps:
+        if step is DRAW:
+            v, size = draw_step(v, size)
+        else:
+            v, size = play_step(v, size, *step, key)
+        v, factor = normalised(v)
+        if factor == float("-inf"):
+            return v, size, factor
+        scale += factor
+    return v, size, scale
+
+
+def from_deal(dealt: int) -> Callable[[], tuple[np.ndarray, int]]:
+    """A walk's start at the deal (``walk``): every hand of ``dealt`` cards, weighed by the
+    orders in which it can be dealt."""
+    return lambda: (_HANDS[dealt].orders.copy(), dealt)
+
+
+def memo_for(record: list) -> dict:
+    """The walks kept for ``record`` (kept with it: a reused id is told apart)."""
+    found = _RECORDS.get(id(record))
+    if found is None or found[0] is not record:
+        if len(_RECORDS) >= RECORDS_KEPT:
+            _RECORDS.clear()
+        found = _RECORDS[id(record)] = (record, {})
+    return found[1]
+
+
+def walk(
+    memo: dict | None,
+    name: tuple,
+    start: Callable[[], tuple[np.ndarray, int]],
+    steps: list,
+    key: int,
+    origin: object = None,
+) -> tuple[np.ndarray, int, float]:
+    """``advance(*start(), steps, key)``, continued from the walk kept under ``name`` in
+    ``memo`` when it came from the same ``origin`` (what ``start`` depends on) and its steps
+    begin ``steps`` (then only the new steps are walked); the result is kept for the next call,
+    replacing the one kept under ``name``. ``memo`` None: walked afresh, nothing kept."""
+    found = memo.get(name) if memo is not None else None
+    if (
+        found is not None
+        and found[4] == origin
+        and len(found[3]) <= len(steps)
+        and steps[: len(found[3])] == found[3]
+    ):
+        v, size, scale, done, _ = found
+        if scale == float("-inf"):  # no hand explains the kept steps: none explains more
+            return v, size, scale
+        more = steps[len(done) :]
+        if more:
+            v, size, extra = advance(v, size, more, key)
+            scale = extra if extra == float("-inf") else scale + extra
+    else:
+        v, size = start()
+        v, size, scale = advance(v, size, steps, key)
+    if memo is not None:
+        memo[name] = (v, size, scale, list(steps), origin)
+    return v, size, scale
