@@ -49,7 +49,11 @@ order, so a sample depends on the log and the rng only, never on the true cards.
 Exact merges: a token's mask keeps no bit of a land type its epoch has no card of left, and
 the tokens of fully drawn epochs left with cards of one kind ``k`` only share the lowest such
 epoch's label (each is a ``k`` whichever pile it came from); the posterior is unchanged
-(``tests/odins_ravens/test_ravens_exact_merge.py``).
+(``tests/odins_ravens/test_ravens_exact_merge.py``). And the cards stashed from one hand with
+no draw between lie in one *open bag* of the aux deck instead of a slot each, their order
+being exchangeable (``_open_after``; ``tests/odins_ravens/test_ravens_open_bag.py`` checks
+the belief's whole world distribution against a brute-force count). Why no lumping makes the
+posterior exact everywhere in a few thousand states: ``docs/rules/odins_ravens.md``.
 
 If the posterior still needs more than ``MAX_STATES`` label states (a large aux deck holding
 cards of several draw piles, while a hand mixes two piles' cards), the belief is **cut** to
