@@ -121,9 +121,9 @@ def test_samples_after_a_deep_cut_stay_consistent(monkeypatch):
 # Share of position-seats whose belief was cut over the first 12 seeded random games of each
 # variant, as measured when the open bags came in (``bench_ravens_cut.py 12``: 2.8%, 6.3%,
 # 0.86%, 0.14%, 1.2%, 3.6%; before them 4.0%, 7.1%, 2.5%, 4.0%, 2.3%, 4.4%, which fail the
-# default and the three deck-variant bounds), with some room: a guard against a change that makes beliefs
-# explode more often. Not zero: issue 16 asks for an exact posterior everywhere, which this
-# representation cannot hold at every position (docs/rules/odins_ravens.md says why).
+# default and the three deck-variant bounds), with some room: a guard against a change that
+# makes beliefs explode more often. Not zero: issue 16 asks for an exact posterior everywhere,
+# which this representation cannot hold at every position (docs/rules/odins_ravens.md: why).
 CUT_SHARE_BOUNDS = {
     "default": 0.04,
     "strict": 0.08,
