@@ -176,6 +176,11 @@ JOINT_SHARE = 0.25
 #: games each), 6 of 556 such joint programmes that fit had more, and 300 of 495 that did not.
 JOINT_CLASSES = 6
 
+#: Positions with several piles since the last public source: 1, the chains with the rejection
+#: step where the joint programme exceeds its limits; 0, the joint programme alone; 2, the
+#: chains alone (the tests' switch).
+MULTI_PILE_SEATS = 1
+
 SPECIES = range(NUM_SPECIES)
 
 #: What the last builds prepared, by :meth:`ExactModel._key`: (fits, the attributes set). A
@@ -184,7 +189,17 @@ SPECIES = range(NUM_SPECIES)
 #: not tried again. A function of the key alone, so a model from here samples like a fresh one.
 _BUILT: dict[tuple, tuple[bool, dict]] = {}
 BUILT_KEPT = 64
-_SHARED = ("limits", "seats", "joint", "joint_tried", "tilt", "log_h", "log_top", "closed")
+_SHARED = (
+    "limits",
+    "seats",
+    "joint",
+    "joint_tried",
+    "tilt",
+    "log_h",
+    "log_top",
+    "closed",
+    "spent",
+)
 
 
 class ExactModel:
@@ -370,6 +385,7 @@ class ExactModel:
             MIN_KEPT,
             JOINT_CLASSES,
             JOINT_SHARE,
+            MULTI_PILE_SEATS,
             hidden_count.TIGHT_BOUNDS,
             hidden_count.GREEDY_ORDER,
             hidden_count.NEEDS,
@@ -380,7 +396,13 @@ class ExactModel:
         self.seats: list[tuple[list[int], Programme]] | None = None
         self.joint: Programme | None = None
         self.joint_tried = False
-        seats = len(self.piles) == 1 and self.box_size[-1] > 0 and self._build_seats()
+        if len(self.piles) > 1:
+            # Several piles: the joint programme when it fits, else the chains with the
+            # rejection step (each pile drawn to its end must come out exactly).
+            if MULTI_PILE_SEATS < 2 and self._build_joint():
+                return True
+            return MULTI_PILE_SEATS > 0 and self._build_seats()
+        seats = self.box_size[-1] > 0 and self._build_seats()
         if seats and (MIN_KEPT <= 0 or self._classes() > JOINT_CLASSES or self._keeps_enough()):
             return True
         # With the chains at hand, the joint programme only gets a share of the limits.
@@ -415,9 +437,11 @@ class ExactModel:
         for iv, req in enumerate(self.iv_req):
             if req > 0:
                 self.closed[self.iv_species[iv]] += req
-        left = [a - c for a, c in zip(self.avail[0], self.closed)]
+        #: Per species, what the piles drawn to their end held of it (the seats took it all).
+        self.spent = [sum(row[s] for row in self.avail[:-1]) for s in SPECIES]
+        left = [a + e - c for a, e, c in zip(self.avail[-1], self.spent, self.closed)]
         if min(left) < 0:
-            raise ValueError("the lays and flocks took more cards than the pile held")
+            raise ValueError("the lays and flocks took more cards than the piles held")
         return self._seat_programmes([float(v) for v in left])
 
     def _keeps_enough(self) -> bool:
@@ -439,15 +463,16 @@ class ExactModel:
         seats drew (a knapsack over species; ``T_s`` is at least what the closed intervals of
         ``s`` took)."""
         self.tilt = tilt
-        avail = self.avail[0]
+        avail = self.avail[-1]
         drawn = sum(avail) - self.box_size[-1]
-        #: Per species, ``log h_s(t)`` for every ``t`` up to what the pile held.
+        #: Per species, ``log h_s(t)`` for every ``t`` (cards of ``s`` the seats took from the
+        #: last pile) up to what that pile held.
         self.log_h = [[self._log_h(s, t) for t in range(a + 1)] for s, a in enumerate(avail)]
         best = np.full(drawn + 1, -np.inf)
         best[0] = 0.0
         for s, a in enumerate(avail):
             new = np.full(drawn + 1, -np.inf)
-            for t in range(self.closed[s], min(a, drawn) + 1):
+            for t in range(max(self.closed[s] - self.spent[s], 0), min(a, drawn) + 1):
                 np.maximum(new[t:], best[: drawn + 1 - t] + self.log_h[s][t], out=new[t:])
             best = new
         self.log_top = float(best[drawn])
@@ -472,9 +497,11 @@ class ExactModel:
         return self.iv_seat[self.seg_ivs[g][0]]
 
     def _log_h(self, s: int, t: int) -> float:
-        """``log h_s(t)``: ``tilt[s] ** -(t - closed[s]) / (avail[s] - t)!`` (the cards of the
-        closed intervals weigh 1 in the proposal: their number is fixed)."""
-        a, w, c = self.avail[0][s], self.tilt[s], self.closed[s]
+        """``log h_s(t)``: ``tilt[s] ** -(e + t - closed[s]) / (avail[s] - t)!`` with ``avail``
+        the last pile's and ``e`` what the piles drawn to their end held of ``s`` (``spent``):
+        the seats' open cards of ``s`` number ``e + t - closed[s]`` in an accepted proposal,
+        and the cards of the closed intervals weigh 1 in it (their number is fixed)."""
+        a, w, c = self.avail[-1][s], self.tilt[s], self.closed[s] - self.spent[s]
         if t > a or t < c:
             return -math.inf
         tilt = 0.0 if t == c else (-math.inf if w == 0.0 else (c - t) * math.log(w))
@@ -501,6 +528,8 @@ class ExactModel:
         for boxes, prog in self.seats:
             for g, counts in zip(boxes, prog.sample_counts(rng, taken)):
                 x[g] = counts
+        if len(self.piles) > 1 and not self._piles_emptied(x, taken):
+            return None
         log_keep = -self.log_top
         for row, t in zip(self.log_h, taken):
             if t >= len(row):
@@ -508,8 +537,22 @@ class ExactModel:
             log_keep += row[t]
         if log_keep == -math.inf or math.log(1.0 - rng.random()) > log_keep:
             return None
-        x[-1] = [a - t for a, t in zip(self.avail[0], taken)]
+        x[-1] = [a - t for a, t in zip(self.avail[-1], taken)]
         return x
+
+    def _piles_emptied(self, x: list[list[int]], taken: list[int]) -> bool:
+        """Whether the seats took exactly what every pile drawn to its end held (the pile's
+        condition: 1 or 0 in the weight of the proposal); ``taken`` becomes what they took
+        from the last pile."""
+        took = [[0] * NUM_SPECIES for _ in self.piles]
+        for counts, j in zip(x, self.box_pile):
+            row = took[j]
+            for s, v in enumerate(counts):
+                row[s] += v
+        if took[:-1] != self.avail[:-1]:
+            return False
+        taken[:] = took[-1]
+        return True
 
     def sample(self, rng: np.random.Generator) -> tuple | None:
         """One world, in the shape of the replay's result: ``(hidden, avail, pending,

@@ -21,7 +21,13 @@ from collections import Counter
 import numpy as np
 import pytest
 from cardzoo.envs.cubirds import hidden, hidden_exact
-from cardzoo.envs.cubirds.data import EV_RESHUFFLE, EV_ROUND_END
+from cardzoo.envs.cubirds.data import (
+    EV_BATCH,
+    EV_CLOSE,
+    EV_RESHUFFLE,
+    EV_ROUND_END,
+    EV_SOURCE,
+)
 from cardzoo.envs.cubirds.game import Config, State
 from cardzoo.envs.cubirds.hidden_count import Programme
 from cardzoo.envs.cubirds.hidden_exact import ExactModel, TooLarge
@@ -246,3 +252,42 @@ def test_face_down_determinize_agrees_with_everything_seen(n):
             ids = sample.legal_move_ids()
             sample.apply_id(ids[int(rng.integers(len(ids)))])
     assert used > 0
+
+
+def _two_pile_log() -> list[tuple]:
+    """A hand-made 3-player log (seat 0's view) with a reshuffle since its source: seats 1
+    and 2 draw from both piles, and each reveals a count by an interval spanning the
+    reshuffle (seat 2's) or ending before it (seat 1's)."""
+    z = (0,) * 5
+    return [
+        (EV_SOURCE, (2, 2, 2, *z)),
+        (EV_BATCH, 1, (0, 0, 2, *z)),  # hidden draws carry a size only: species are not read
+        (EV_BATCH, 2, (0, 0, 2, *z)),
+        (EV_BATCH, 0, (0, 1, 1, *z)),
+        (EV_CLOSE, 1, 0, 1),
+        (EV_RESHUFFLE, (1, 2, 1, 1, 1, 0, 0, 0)),
+        (EV_BATCH, 1, (0, 0, 2, *z)),
+        (EV_BATCH, 2, (0, 0, 1, *z)),
+        (EV_CLOSE, 2, 1, 1),
+        (EV_BATCH, 2, (0, 0, 2, *z)),
+    ]
+
+
+@pytest.mark.parametrize("mode", [2, 0])
+def test_two_piles_since_the_source_are_sampled_exactly(mode, monkeypatch):
+    # Both samplers at a position with two piles since the last public source: the chains with
+    # the rejection step (each pile drawn to its end must come out exactly, the last pile's
+    # factor over a knapsack bound) and the joint programme.
+    monkeypatch.setattr(hidden_exact, "MULTI_PILE_SEATS", mode)
+    log = _two_pile_log()
+    rng = np.random.default_rng(5)
+    ref, _ = reference(log, 0, 3, rng, SAMPLES, 10**6)
+    assert sum(ref.values()) == SAMPLES
+    model = ExactModel(log, 0, 3)
+    assert len(model.piles) == 2 and model.build()
+    assert (model.seats is not None) == (mode == 2)
+    got: Counter = Counter()
+    for _ in range(SAMPLES):
+        hid, draw = model.sample(rng)[:2]
+        got[(tuple(tuple(h) for h in hid[1:]), tuple(draw))] += 1
+    assert _worst_p_value(ref, got) > ALPHA
