@@ -21,9 +21,13 @@ LabelState = tuple[int, int, tuple[tuple[int, ...], ...], Counts, tuple]
 
 
 def _bag_add(bag: Counts, label: Label, n: int = 1) -> Counts:
-    out = dict(bag)
-    out[label] = out.get(label, 0) + n
-    return tuple(sorted(out.items()))
+    # Bags are short sorted tuples: one scan finds the label's place (no dict, no sort).
+    for i, (lab, m) in enumerate(bag):
+        if lab == label:
+            return (*bag[:i], (lab, m + n), *bag[i + 1 :])
+        if label < lab:
+            return (*bag[:i], (label, n), *bag[i:])
+    return (*bag, (label, n))
 
 
 def _bag_take(bag: Counts, label: Label) -> Counts:
