@@ -554,9 +554,20 @@ class ExactModel:
         ``prod_s h_s(T_s) / max h_s`` (``T``: the cards of all seats), else None."""
         x: list[list[int]] = [[] for _ in self.box_size]
         taken = [0] * NUM_SPECIES
+        # Several piles: a seat that takes more of a species than an emptied pile held ends
+        # the proposal early (it would be turned down whatever the other seats draw).
+        room = [row[:] for row in self.avail[:-1]] if len(self.piles) > 1 else None
+        last = len(self.piles) - 1
         for boxes, prog in self.seats:
             for g, counts in zip(boxes, prog.sample_counts(rng, taken)):
                 x[g] = counts
+                j = self.box_pile[g]
+                if room is not None and j < last:
+                    row = room[j]
+                    for s, v in enumerate(counts):
+                        row[s] -= v
+                        if row[s] < 0:
+                            return None
         log_keep = self.log_keep(x, taken)
         if log_keep == -math.inf or math.log(1.0 - rng.random()) > log_keep:
             return None
