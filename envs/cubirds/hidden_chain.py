@@ -79,10 +79,16 @@ class SeatChain:
         box_label: list[tuple[int, ...]],
         req: list[int],
         tilt: list[float],
+        box_tilt: list[list[float]] | None = None,
     ) -> None:
+        """``box_tilt``: per box a tilt on every card of it, closed or open (several piles: the
+        pile's), instead of ``tilt`` on its open cards."""
         n = len(box_size)
         sizes = box_size[::-1]
         labels = box_label[::-1]
+        tilts = box_tilt[::-1] if box_tilt is not None else [tilt] * n
+        #: Per step, per closed species, the weight of ``v`` cards (``w**v / v!``).
+        self.fac = []
         self.n = n
         self.cards = sum(sizes)
         self.box_size = sizes
@@ -90,7 +96,7 @@ class SeatChain:
         self.boxes = []
         descs = []
         for r in range(n):
-            lab = labels[r]
+            lab, tilt = labels[r], tilts[r]
             closed = tuple(s for s in SPECIES if lab[s] >= 0 and req[lab[s]] >= 0)
             opened = [s for s in SPECIES if s not in closed]
             starts = tuple((s, req[lab[s]]) for s in closed if r == 0 or labels[r - 1][s] != lab[s])
@@ -99,7 +105,16 @@ class SeatChain:
             probs = list(accumulate(tilt[s] for s in opened))  # an open card's species
             rest = [weight**m * _INV_FACT[m] for m in range(sizes[r] + 1)] if opened else [1.0]
             self.boxes.append((closed, starts, last, opened, rest, probs))
-            descs.append((sizes[r], closed, starts, last, weight if opened else None))
+            ctilt = tuple(tilt[s] for s in closed) if box_tilt is not None else None
+            self.fac.append(
+                [
+                    _INV_FACT[: sizes[r] + 1]
+                    if ctilt is None
+                    else [w**v * _INV_FACT[v] for v in range(sizes[r] + 1)]
+                    for w in (ctilt or closed)
+                ]
+            )
+            descs.append((sizes[r], closed, starts, last, weight if opened else None, ctilt))
         self._room_checks()
         self.tables = _tables()
         ids = self.tables.ids
@@ -243,6 +258,7 @@ class SeatChain:
         eight species)."""
         cap = self.box_size[r]
         room = self.room[r]
+        fac = self.fac[r]
         k = len(closed)
         lo = [need[s] if s in last else max(need[s] - room[s], 0) for s in closed]
         hi = [min(need[s], cap) for s in closed]
@@ -272,11 +288,11 @@ class SeatChain:
                     steps += top - first + 1
                     for v in range(first, top + 1):
                         x[i] = v
-                        out.append((tuple(x), w * _INV_FACT[v]))
+                        out.append((tuple(x), w * fac[i][v]))
                 return
             for v in range(first, top + 1):
                 x[i] = v
-                rec(i + 1, used + v, w * _INV_FACT[v])
+                rec(i + 1, used + v, w * fac[i][v])
 
         rec(0, 0, 1.0)
         return out, steps

@@ -45,18 +45,20 @@ uniformly. Two ways to count, both exact:
 - **joint**: one programme over every box, with each pile's content as a condition.
 
 Several piles since the last public source (a reshuffle within the round): the joint programme
-when it fits its limits, else the per-seat chains with the rejection step above, generalised.
-Every pile but the last was drawn to its end, so a proposal is kept only if the seats took
-exactly what each of those piles held (the pile's condition is 1 or 0); the last pile's factor
-is ``h_s`` with ``T[s]`` the cards of ``s`` taken from it and ``C[s]`` less what the emptied
-piles held of ``s`` (``spent``): the open cards of ``s`` then number ``spent[s] + T[s] - C[s]``
-whatever pile they came from, so one tilt per species, ``tilt[s] = spent[s] + avail[s] -
-C[s]``, leaves no slack in the bound (the same knapsack). Exact
+when it fits its limits, else the per-seat chains with a rejection step of the same kind. Every
+pile but the last was drawn to its end, so a proposal is kept only if the seats took exactly
+what each of those piles held (the pile's condition is 1 or 0). In the chains every card, of a
+closed interval or an open one, weighs what its pile held of its species (``PILE_TILT``; the
+proposal's mean then matches each pile), so the emptied piles' weight is the same for every
+proposal kept, and the last pile's factor is ``h_s`` with ``C[s] = 0`` and ``tilt[s] =
+avail[s]`` (the same knapsack, ``T[s]`` now at least what the closed intervals of ``s`` took
+beyond what the emptied piles held). Exact
 (``tests/cubirds/test_cubirds_exact_posterior.py::test_two_piles_since_the_source_are_sampled_exactly``,
-``::test_the_several_piles_bound_holds_along_games``), but not cheap: the emptied piles must
-come out exactly, which about 1 to 3 % of the proposals do along random games at 3 to 5
-players. A tilt per pile and species (a closer mean per pile) kept fewer: the closed
-intervals' cards then weigh by pile, and the bound must allow for their best split.
+``::test_the_several_piles_bound_holds_along_games``), but not cheap: the emptied piles must come
+out exactly, which only a few per cent of the proposals do. Tried and not kept: one tilt per
+species on open cards only (``tilt[s] = spent[s] + avail[s] - C[s]``, ``spent``: what the
+emptied piles held; proposals far from each pile's content), and a tilt per pile on open cards
+only (the closed cards' split among piles then leaves slack in the bound).
 
 Face-down round-end discards: a round end ends every other seat's intervals with whatever they
 hold (they stay open: their cards weigh like any open card) and the next hand starts fresh ones;
@@ -153,16 +155,18 @@ players, no joint programme over more than one pile with more than 12 classes of
 its limits; skipping those saved 2-12 % at 4-5 players but lost a few exact calls (123 -> 130
 replays of 1,330 at 4 players), so it is not done.
 
-Several piles by the chains (2026-12-02, session 7; ``MULTI_PILE_SEATS`` 0 is the behaviour
+Several piles by the chains (2026-12-02, session 7; ``MULTI_PILE_SEATS = 0`` is the behaviour
 before). Along 8 seeded random games per player count (default options, one call by the seat
 in turn at every decision; 0 and 1 alternating game by game in one process; CPU time, 2 cores
-shared with other sessions at a load of about 3 to 4; two runs): calls not exact went from 8 /
-38 / 123 / 212 to 4 / 7 / 79 / 178 (of 1,232 / 1,325 / 1,330 / 1,179) at 2 / 3 / 4 / 5 players,
-i.e. 0.6 / 2.9 / 9.2 / 18.0 % to 0.3 / 0.5 / 5.9 / 15.1 %; the mean cost per call went from
-0.96 / 1.26-1.47 / 1.91-2.92 / 2.45-3.01 ms to 0.81 / 1.46-1.71 / 2.35-3.75 / 4.01-5.07 ms (a
-sample the rejection step fails spends its ``REJECT_TRIES`` proposals before the replay). A
-pilot run that turns the chains down when it keeps nothing of 32 or 100 proposals cost less
-(5 players: 2.2-3.0 ms) but kept fewer calls exact (17.2 % / 16.2 % not exact at 5 players).
+shared with other sessions and this session's tests): calls not exact went from 8 / 38 / 123 /
+212 to 4 / 2 / 46 / 167 (of 1,232 / 1,325 / 1,330 / 1,179) at 2 / 3 / 4 / 5 players, i.e. 0.6 /
+2.9 / 9.2 / 18.0 % to 0.3 / 0.2 / 3.5 / 14.2 %; the mean cost per call went from 1.10 / 1.64 /
+2.62 / 3.07 ms to 0.95 / 1.79 / 3.22 / 3.66 ms (a sample the rejection step fails spends its
+``REJECT_TRIES`` proposals before the replay; a proposal ends as soon as one seat took more of
+a species than an emptied pile held). With open cards alone tilted (one tilt per species) the
+figures were 0.3 / 0.5 / 5.9 / 15.1 % not exact. A pilot run that turns the chains down when it
+keeps nothing of 32 or 100 proposals cost less (5 players: 2.2-3.0 ms) but kept fewer calls
+exact (17.2 % / 16.2 % not exact at 5 players, open cards alone tilted).
 """
 
 from __future__ import annotations
@@ -206,6 +210,9 @@ JOINT_CLASSES = 6
 #: step where the joint programme exceeds its limits; 0, the joint programme alone; 2, the
 #: chains alone (the tests' switch).
 MULTI_PILE_SEATS = 1
+#: Several piles: every card in the chains weighs what its pile held of its species (False: one
+#: tilt per species on open cards; measured to keep fewer proposals, see the module docstring).
+PILE_TILT = True
 
 SPECIES = range(NUM_SPECIES)
 
@@ -412,6 +419,7 @@ class ExactModel:
             JOINT_CLASSES,
             JOINT_SHARE,
             MULTI_PILE_SEATS,
+            PILE_TILT,
             hidden_count.TIGHT_BOUNDS,
             hidden_count.GREEDY_ORDER,
             hidden_count.NEEDS,
@@ -494,6 +502,17 @@ class ExactModel:
         self.tilt = tilt
         avail = self.avail[-1]
         drawn = sum(avail) - self.box_size[-1]
+        box_tilt = None
+        if len(self.piles) > 1 and PILE_TILT:
+            # Every card weighs what its pile held of its species: the emptied piles' weight
+            # is then the same for every accepted proposal, and the last pile's is in h_s.
+            box_tilt = [[float(v) for v in self.avail[j]] for j in self.box_pile]
+            self.tilt = tilt = [float(v) for v in avail]
+            self.closed = [0] * NUM_SPECIES
+            self.spent = [0] * NUM_SPECIES
+            lows = [max(c - e, 0) for c, e in zip(self._closed_all(), self._spent_all())]
+        else:
+            lows = [max(c - e, 0) for c, e in zip(self.closed, self.spent)]
         #: Per species, ``log h_s(t)`` for every ``t`` (cards of ``s`` the seats took from the
         #: last pile) up to what that pile held.
         self.log_h = [[self._log_h(s, t) for t in range(a + 1)] for s, a in enumerate(avail)]
@@ -501,7 +520,7 @@ class ExactModel:
         best[0] = 0.0
         for s, a in enumerate(avail):
             new = np.full(drawn + 1, -np.inf)
-            for t in range(max(self.closed[s] - self.spent[s], 0), min(a, drawn) + 1):
+            for t in range(lows[s], min(a, drawn) + 1):
                 np.maximum(new[t:], best[: drawn + 1 - t] + self.log_h[s][t], out=new[t:])
             best = new
         self.log_top = float(best[drawn])
@@ -515,12 +534,23 @@ class ExactModel:
                 [self.box_label[g] for g in boxes],
                 self.iv_req,
                 tilt,
+                None if box_tilt is None else [box_tilt[g] for g in boxes],
             )
             if not prog.build() or not prog.total > 0.0:
                 return False
             seats.append((boxes, prog))
         self.seats = seats
         return True
+
+    def _closed_all(self) -> list[int]:
+        out = [0] * NUM_SPECIES
+        for iv, req in enumerate(self.iv_req):
+            if req > 0:
+                out[self.iv_species[iv]] += req
+        return out
+
+    def _spent_all(self) -> list[int]:
+        return [sum(row[s] for row in self.avail[:-1]) for s in SPECIES]
 
     def _seat(self, g: int) -> int:
         return self.iv_seat[self.seg_ivs[g][0]]
