@@ -25,6 +25,12 @@ module builds only the splits the record allows and the chain's non-zero steps b
    ``MAX_HAND_WAYS`` is set (0 by default: slower where measured) the hands now are swept too
    (``Staged``: states are what is left of ``T`` and of ``U``): no rejection.
 
+In steps 2 and 3 what is left of ``T`` per partial split is one int with a guard bit per kind
+(taking a hand clears the bit of a kind that runs short) and its mixed-radix number
+(``_take_hands``): per pair a few int operations instead of a row of counts per kind, the
+same pairs kept. Between positions of one record the splits before the last reshuffle are kept
+while the current pile's record only rules hands out (``_closed_splits``).
+
 The sums are the same as the listing's (a split left out has weight zero), so the sampler
 stays exact (``tests/sitting_ducks/test_ducks_exact_crowded.py``: brute force on tiny five-
 player positions one and two reshuffles in, every way of drawing the hands now). A position
@@ -46,7 +52,7 @@ from math import lgamma, log
 from typing import TYPE_CHECKING
 
 import numpy as np
-from cardzoo.envs.sitting_ducks import now
+from cardzoo.envs.sitting_ducks import now, walks
 from cardzoo.envs.sitting_ducks.exact import _HANDS
 
 if TYPE_CHECKING:
@@ -93,7 +99,7 @@ class _Seat:
             or len(found[3][3]) > len(steps)
             or steps[: len(found[3][3])] != found[3][3]
         ):
-            found = self._closed(split, q, key, advance)
+            found = self._closed(split, q, key, advance, memo.get("record") if memo else None)
         self.rows, self.mats, self.scale, (v, size, s, done) = found
         more = steps[len(done) :]
         if more:
@@ -109,13 +115,16 @@ class _Seat:
         for b in range(len(self.mats) - 1, 0, -1):
             self.alive.insert(0, reach[b - 1] & (self.mats[b] @ self.alive[0] > 0))
 
-    def _closed(self, split: _Split, q: int, key: int, advance) -> tuple:
+    def _closed(self, split: _Split, q: int, key: int, advance, record=None) -> tuple:
         """From scratch: rows, the closed piles' matrices and scale, and the start of the
-        last pile's walk (its weights, hand size, log factor, steps walked: none)."""
+        last pile's walk (its weights, hand size, log factor, steps walked: none). The first
+        pile's walk is the record's, kept for every viewer (``walks.py``, ``record``)."""
         pools, sizes = split.pools, split.sizes
         rows = [_fits(pool, size[q]) for pool, size in zip(pools, sizes)]
-        dealt = split.dealt[q]
-        v, _, scale = _walk(advance, _HANDS[dealt].orders.copy(), dealt, split.steps[q][0], key)
+        deal = walks.from_deal(split.dealt[q])
+        v, _, scale = walks.walk(record, ("deal", q, key), deal, split.steps[q][0], key)
+        if scale == float("-inf"):
+            raise _Impossible
         mats = [v[None, rows[0]]]
         for b in range(1, len(pools)):
             start = self.sizes[b - 1]
@@ -190,19 +199,19 @@ def _extend(prev: np.ndarray, alpha: np.ndarray, seats: list[_Seat], b: int, poo
     with a non-zero weight (partial splits the later seats cannot complete are dropped at
     once). Returns the splits reached (row positions at ``b``) and the pairs' weights."""
     done, radix = _completable(seats, b, pool)
+    packing = (*_packing(pool), radix)
     src = np.arange(len(prev))
-    left = np.tile(np.array(pool, dtype=np.int16), (len(prev), 1))
+    left = _whole(pool, packing, len(prev))
     acc = np.zeros((len(prev), 0), dtype=np.int64)
     w = alpha
     for i, seat in enumerate(seats):
         m = seat.mats[b] * seat.alive[b][None, :]
         p = prev[src, i] if b else np.zeros(len(src), dtype=np.int64)
         way, col = _nonzero_pairs(m, p)
-        rest = left[way] - _COUNTS[seat.sizes[b]][seat.rows[b][col]]
-        ok = (rest >= 0).all(axis=1)
-        ok[ok] = done[i + 1][rest[ok].astype(np.int64) @ radix]
+        hands = _COUNTS[seat.sizes[b]][seat.rows[b]]
+        ok, rest = _take_hands(left, way, col, hands, packing, done[i + 1])
         way, col = way[ok], col[ok]
-        left, src = rest[ok], src[way]
+        left, src = rest, src[way]
         acc = np.concatenate([acc[way], col[:, None]], axis=1)
         w = w[way] * m[p[way], col]
         acc, w, src, left = _same_state(acc, w, src, left, prev[:, i + 1 :])
@@ -339,24 +348,21 @@ def _swept(seats: list[_Seat], prev: np.ndarray, alpha, pool, lasts: list, unsee
     and the log of the factors divided out. NotCovered past ``MAX_WAYS`` pairs."""
     b = len(seats[0].rows) - 1
     done, radix = _completable(seats, b, pool)
+    packing = (*_packing(pool), radix)
     src = np.arange(len(prev))
-    left = np.tile(np.array(pool, dtype=np.int16), (len(prev), 1))
+    left = _whole(pool, packing, len(prev))
     drawn = np.zeros(len(prev), dtype=np.int64)
     fwd, scale, levels = alpha, 0.0, []
     for i, (seat, last) in enumerate(zip(seats, lasts)):
         m = seat.mats[b] * (seat.alive[b] * last.bound)[None, :]
         p = prev[src, i] if b else np.zeros(len(src), dtype=np.int64)
         way, g = _nonzero_pairs(m, p)
-        rest = left[way] - _COUNTS[seat.sizes[b]][seat.rows[b][g]]
-        ok = (rest >= 0).all(axis=1)
-        ok[ok] = done[i + 1][rest[ok].astype(np.int64) @ radix]
-        way, g, rest = way[ok], g[ok], rest[ok]
+        hands = _COUNTS[seat.sizes[b]][seat.rows[b]]
+        ok, rest = _take_hands(left, way, g, hands, packing, done[i + 1])
+        way, g = way[ok], g[ok]
         w = fwd[way] * m[p[way], g]
         more = drawn[way] + last.size * ~last.dealt[g]
-        key = np.concatenate(
-            [(rest.astype(np.int64) @ radix)[:, None], more[:, None], prev[src[way], i + 1 :]],
-            axis=1,
-        )
+        key = np.concatenate([rest[:, 1:], more[:, None], prev[src[way], i + 1 :]], axis=1)
         _, first, child = _unique_rows(key)
         child = child.ravel()
         fwd = np.bincount(child, weights=w, minlength=len(first))
@@ -376,6 +382,45 @@ def _swept(seats: list[_Seat], prev: np.ndarray, alpha, pool, lasts: list, unsee
 
 
 _LOG_FACT = np.array([lgamma(n + 1.0) for n in range(256)])
+
+
+def _whole(pool: list[int], packing: tuple, ways: int) -> np.ndarray:
+    """``ways`` rows of what is left of ``pool`` when nothing is taken (``_take_hands``)."""
+    weights, _, radix = packing
+    whole = np.array(pool, dtype=np.int64)
+    return np.tile(np.array([int(whole @ weights), int(whole @ radix)]), (ways, 1))
+
+
+def _take_hands(left: np.ndarray, way: np.ndarray, col: np.ndarray, hands, packing, done):
+    """Take hand ``hands[col]`` from what is left of ``T`` in row ``way`` of ``left`` (per
+    row: the rest packed, ``_packing``, and its mixed-radix number, ``done``'s index), for
+    each pair: the pairs where it fits and ``done`` holds for what it leaves, and what it
+    leaves there (rows as ``left``)."""
+    weights, guard, radix = packing
+    hands = hands.astype(np.int64)
+    rest = (left[way, 0] | guard) - (hands @ weights)[col]
+    ok = np.flatnonzero((rest & guard) == guard)  # no field went below zero
+    number = left[way[ok], 1] - (hands @ radix)[col[ok]]
+    completes = done[number]
+    ok, number = ok[completes], number[completes]
+    return ok, np.stack([rest[ok] & ~guard, number], axis=1)
+
+
+def _packing(pool: list[int]) -> tuple[np.ndarray, int]:
+    """Sub-multisets of ``pool`` packed in one int: per kind a field of at least two bits,
+    enough for its count in ``pool`` and for the up to three cards a hand takes, and one guard
+    bit above it (``weights``: each field's lowest bit, ``2**start``; ``guard``: the guard
+    bits). ``(a | guard) - b`` subtracts field by field (no borrow crosses a field), and a field
+    that went below zero clears its guard bit. ``pool`` holds at most 15 cards: under 60 bits."""
+    starts, guard, at = [], 0, 0
+    for c in pool:
+        starts.append(at)
+        at += max(c.bit_length(), 2)
+        guard |= 1 << at
+        at += 1
+    if at > 62:  # cannot happen with hands of at most three cards; never overflow silently
+        raise NotCovered
+    return np.left_shift(1, np.array(starts, dtype=np.int64)), guard
 
 
 def _same_state(acc: np.ndarray, w: np.ndarray, src: np.ndarray, left, suffix) -> tuple:

@@ -351,6 +351,7 @@ class Posterior:
         if state.num_players > MAX_PLAYERS:
             keyed = _same_masks(split, keyed)
             memo = crowded.memo_for(state._log, player, len(split.pools))
+            memo["record"] = walked  # the first pile's walks, shared by every viewer
             lasts = {keys: _crowded(split, keys, memo) for keys in dict.fromkeys(keyed)}
         else:
             lasts = _listed_kept(state, player, split, list(dict.fromkeys(keyed)), walked)

@@ -195,3 +195,31 @@ def test_the_seats_memo_along_a_game_equals_a_build_from_scratch(monkeypatch, mo
         assert (carried is None) == (fresh is None)
         for a, b in zip(carried or [], fresh or []):
             assert np.allclose(a.cum, b.cum) and a.log_weight == pytest.approx(b.log_weight)
+
+
+def test_taking_a_hand_from_a_packed_rest_is_taking_it_from_the_counts():
+    """``crowded._take_hands`` keeps what is left of a reshuffle's multiset packed in one int
+    (a guard bit per kind) and as its mixed-radix number: over random multisets of up to 15
+    cards and every hand of three cards, a pair is kept exactly when the hand fits and the
+    rest is marked done, and the rest it gives is the packed rest and number of the counts."""
+    rng = np.random.default_rng(5)
+    hands = crowded._COUNTS[3]
+    for _ in range(40):
+        pool = [0] * 16
+        for kind in rng.choice(16, size=int(rng.integers(3, 16)), p=rng.dirichlet(np.ones(16))):
+            pool[kind] += 1
+        weights, guard = crowded._packing(pool)
+        radix = np.cumprod([1] + [c + 1 for c in pool[:-1]]).astype(np.int64)
+        done = rng.random(int(radix[-1]) * (pool[-1] + 1)) < 0.7
+        left = crowded._whole(pool, (weights, guard, radix), 1)
+        col = np.arange(len(hands))
+        ok, rest = crowded._take_hands(
+            left, np.zeros_like(col), col, hands, (weights, guard, radix), done
+        )
+        counts = np.array(pool) - hands
+        fits = (counts >= 0).all(axis=1)
+        want = np.flatnonzero(fits)
+        want = want[done[counts[want] @ radix]]
+        assert ok.tolist() == want.tolist()
+        assert rest[:, 0].tolist() == (counts[want] @ weights).tolist()
+        assert rest[:, 1].tolist() == (counts[want] @ radix).tolist()
