@@ -94,6 +94,8 @@ class SeatChain:
         self.box_size = sizes
         self.tilt = tilt
         self.boxes = []
+        #: Per step, the tilt of each open species there (in ``opened``'s order).
+        self.open_tilts: list[list[float]] = []
         descs = []
         for r in range(n):
             lab, tilt = labels[r], tilts[r]
@@ -105,6 +107,7 @@ class SeatChain:
             probs = list(accumulate(tilt[s] for s in opened))  # an open card's species
             rest = [weight**m * _INV_FACT[m] for m in range(sizes[r] + 1)] if opened else [1.0]
             self.boxes.append((closed, starts, last, opened, rest, probs))
+            self.open_tilts.append([tilt[s] for s in opened])
             ctilt = tuple(tilt[s] for s in closed) if box_tilt is not None else None
             self.fac.append(
                 [

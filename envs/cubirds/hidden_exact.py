@@ -178,7 +178,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from cardzoo.envs.cubirds import hidden_count
+from cardzoo.envs.cubirds import hidden_count, hidden_pin
 from cardzoo.envs.cubirds.data import (
     EV_BATCH,
     EV_CLOSE,
@@ -217,6 +217,9 @@ MULTI_PILE_SEATS = 1
 #: Several piles: every card in the chains weighs what its pile held of its species (False: one
 #: tilt per species on open cards; measured to keep fewer proposals, see the module docstring).
 PILE_TILT = True
+#: Several piles: one seat's only box in a pile drawn to its end is set to what the other seats
+#: left of that pile, with the matching weight (:mod:`.hidden_pin`); False: left to chance.
+PIN_BOX = True
 
 SPECIES = range(NUM_SPECIES)
 
@@ -236,6 +239,7 @@ _SHARED = (
     "log_top",
     "closed",
     "spent",
+    "pin",
 )
 
 
@@ -424,6 +428,7 @@ class ExactModel:
             JOINT_SHARE,
             MULTI_PILE_SEATS,
             PILE_TILT,
+            PIN_BOX,
             hidden_count.TIGHT_BOUNDS,
             hidden_count.GREEDY_ORDER,
             hidden_count.NEEDS,
@@ -544,6 +549,11 @@ class ExactModel:
                 return False
             seats.append((boxes, prog))
         self.seats = seats
+        self.pin = None
+        if len(self.piles) > 1 and PIN_BOX:
+            self.pin = hidden_pin.choose(seats, self.box_pile, len(self.piles) - 1)
+            if self.pin is not None:  # the pinned seat is drawn last
+                seats.append(seats.pop(self.pin[0]))
         return True
 
     def _closed_all(self) -> list[int]:
@@ -592,8 +602,22 @@ class ExactModel:
         # the proposal early (it would be turned down whatever the other seats draw).
         room = [row[:] for row in self.avail[:-1]] if len(self.piles) > 1 else None
         last = len(self.piles) - 1
-        for boxes, prog in self.seats:
-            for g, counts in zip(boxes, prog.sample_counts(rng, taken)):
+        pin = getattr(self, "pin", None)
+        log_pin = 0.0
+        for i, (boxes, prog) in enumerate(self.seats):
+            if pin is not None and i == len(self.seats) - 1:
+                # The pinned box takes what the others left of its pile (see hidden_pin).
+                rows = room[pin[2]]
+                log_pin = pin[3].log_weight(rows)
+                if log_pin == -math.inf:
+                    return None
+                drawn = pin[3].sample(rng, rows[:])
+                for counts in drawn:
+                    for s, v in enumerate(counts):
+                        taken[s] += v
+            else:
+                drawn = prog.sample_counts(rng, taken)
+            for g, counts in zip(boxes, drawn):
                 x[g] = counts
                 j = self.box_pile[g]
                 if room is not None and j < last:
@@ -602,7 +626,7 @@ class ExactModel:
                         row[s] -= v
                         if row[s] < 0:
                             return None
-        log_keep = self.log_keep(x, taken)
+        log_keep = self.log_keep(x, taken) + log_pin
         if log_keep == -math.inf or math.log(1.0 - rng.random()) > log_keep:
             return None
         x[-1] = [a - t for a, t in zip(self.avail[-1], taken)]

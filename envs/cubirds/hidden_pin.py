@@ -1,0 +1,190 @@
+"""One seat's chain with one of its boxes pinned to given counts, for Cubirds' exact
+``determinize`` at positions with several piles since the last public source
+(:mod:`.hidden_exact`).
+
+Every pile but the last was drawn to its end, so what the seats took from it must equal what it
+held. The rejection step there used to wait for that to happen by chance (a few per cent of the
+proposals). Here one seat with a single box in such a pile is drawn last, and that box is set to
+what the other seats left of the pile (``R``): the rest of the seat's boxes is drawn from its
+chain given that box (:meth:`PinnedBox.sample`). Drawing the seat so has probability
+``w(x) / Z(R)`` instead of ``w(x) / Z`` (``w``: the chain's weight of the seat's filling ``x``,
+``Z(R)``: the weight of every filling whose pinned box holds ``R``), so a proposal is kept with
+the extra factor ``Z(R) / M``, ``M`` at least every ``Z(R)``: the kept proposals then follow the
+same law as before (each weighs ``w`` times the rest of the step's factors), and the share kept
+is about ``1 / max_R P(R)`` times the old one.
+
+``Z(R)`` splits in two: the box's closed species (``x``, chosen by the chain's states) and its
+open ones (``o``, whose weight ``prod_s tilt[s]**o[s] / o[s]!`` depends on ``o`` alone). So
+``Z(R) = A(x) * open(o) / rest(m)`` with ``A(x)`` the chain's weight of every filling that puts
+``x`` in the box (``rest(m)``: the chain's weight of all ``m`` open cards together), summed over
+the chain's states at the box with a forward pass; ``M`` is the largest ``A(x)`` times the
+largest ``open`` of its size, over ``rest``: exact, not a bound with slack.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_right
+
+import numpy as np
+from cardzoo.envs.cubirds.data import NUM_SPECIES
+from cardzoo.envs.cubirds.hidden_chain import SeatChain
+from cardzoo.envs.cubirds.hidden_count import _INV_FACT
+
+ROOT = (0,) * NUM_SPECIES
+
+
+class PinnedBox:
+    """``chain``'s box ``box`` (in the seat's order) pinned; built from the chain's counts."""
+
+    def __init__(self, chain: SeatChain, box: int) -> None:
+        self.chain = chain
+        self.step = step = chain.n - 1 - box  # the chain counts its boxes in reverse
+        closed, _, _, opened, rest, _ = chain.boxes[step]
+        self.closed, self.opened, self.rest = closed, opened, rest
+        memo, ids = chain.memo, chain.ids
+        # Forward pass over the steps before the box (the seat's later boxes): per step, the
+        # weight of reaching each state, and per state its ways in (for drawing back).
+        alpha = {ROOT: 1.0}
+        self.back: list[dict[tuple, list]] = []
+        for r in range(step):
+            nxt: dict[tuple, float] = {}
+            ways: dict[tuple, list] = {}
+            for state, a in alpha.items():
+                _, choices, cum, nexts, _, _, follow = memo[(ids[r], state)]
+                before = 0.0
+                for j, kid in enumerate(nexts):
+                    # The choice's own weight: its share of ``cum`` over what follows it.
+                    w = a * (cum[j] - before) / follow_value(follow[j], chain, r, kid)
+                    before = cum[j]
+                    nxt[kid] = nxt.get(kid, 0.0) + w
+                    ways.setdefault(kid, []).append((w, state, choices[j]))
+            self.back.append(ways)
+            alpha = nxt
+        # At the box: per closed choice ``x``, the states that allow it and their weights.
+        self.by_x: dict[tuple, list] = {}
+        for state, a in alpha.items():
+            _, choices, cum, _, _, _, follow = memo[(ids[step], state)]
+            before = 0.0
+            for j, (x, _m) in enumerate(choices):
+                self.by_x.setdefault(x, []).append((a * (cum[j] - before), state, j))
+                before = cum[j]
+        self.a_of = {x: sum(w for w, _, _ in ws) for x, ws in self.by_x.items()}
+        size = chain.box_size[step]
+        self.tilt = chain.open_tilts[step]
+        best = _best_open(self.tilt, size)
+        top = 0.0
+        for x, a in self.a_of.items():
+            m = size - sum(x)
+            top = max(top, a * best[m] / rest[m])
+        self.log_top = math.log(top) if top > 0.0 else -math.inf
+
+    def log_weight(self, counts: list[int]) -> float:
+        """``log Z(R) - log M`` for the box holding ``counts`` (-inf when nothing allows it)."""
+        x = tuple(counts[s] for s in self.closed)
+        a = self.a_of.get(x)
+        if not a:
+            return -math.inf
+        m = sum(counts) - sum(x)
+        if m and not self.opened:
+            return -math.inf
+        w = math.log(a) - math.log(self.rest[m]) - self.log_top
+        for s, t in zip(self.opened, self.tilt):
+            v = counts[s]
+            if v:
+                if t == 0.0:
+                    return -math.inf
+                w += v * math.log(t) - math.lgamma(v + 1)
+        return w
+
+    def sample(self, rng: np.random.Generator, counts: list[int]) -> list[list[int]]:
+        """The seat's boxes (in its order) with the pinned box holding ``counts``, drawn in
+        proportion to the chain's weights (call only when :meth:`log_weight` is finite)."""
+        chain, memo, ids = self.chain, self.chain.memo, self.chain.ids
+        x = tuple(counts[s] for s in self.closed)
+        ways = self.by_x[x]
+        _, state, j = ways[_pick([w for w, _, _ in ways], rng)]
+        steps: list[tuple | None] = [None] * chain.n
+        # The steps after the box (the seat's earlier boxes): forward from its choice.
+        entry = memo[(ids[self.step], state)]
+        steps[self.step] = entry[1][j]
+        entry = entry[6][j]
+        for r in range(self.step + 1, chain.n):
+            _, choices, cum, _, _, _, follow = entry
+            k = min(bisect_right(cum, rng.random() * cum[-1]), len(choices) - 1)
+            steps[r] = choices[k]
+            entry = follow[k]
+        # The steps before it: back from its state.
+        for r in range(self.step - 1, -1, -1):
+            ways = self.back[r][state]
+            _, state, choice = ways[_pick([w for w, _, _ in ways], rng)]
+            steps[r] = choice
+        out = []
+        for r, (xr, m) in enumerate(steps):
+            if r == self.step:
+                out.append(list(counts))
+                continue
+            closed, _, _, opened, _, probs = chain.boxes[r]
+            row = [0] * NUM_SPECIES
+            for s, v in zip(closed, xr):
+                row[s] = v
+            if m:
+                top, last = probs[-1], len(opened) - 1
+                for u in rng.random(m).tolist():
+                    row[opened[min(bisect_right(probs, u * top), last)]] += 1
+            out.append(row)
+        out.reverse()
+        return out
+
+
+def follow_value(entry: tuple | None, chain: SeatChain, r: int, kid: tuple) -> float:
+    """The count of the state a choice at step ``r`` leads to (1 after the last step)."""
+    if entry is None:
+        return 1.0 if r + 1 == chain.n else chain.memo[(chain.ids[r + 1], kid)][0]
+    return entry[0]
+
+
+def _pick(weights: list[float], rng: np.random.Generator) -> int:
+    total = sum(weights)
+    u = rng.random() * total
+    acc = 0.0
+    for i, w in enumerate(weights):
+        acc += w
+        if u < acc:
+            return i
+    return len(weights) - 1
+
+
+def _best_open(tilt: list[float], size: int) -> list[float]:
+    """Per ``m`` up to ``size``, the largest ``prod tilt[s]**o[s] / o[s]!`` over ``o`` with
+    ``sum(o) = m`` (1 for ``m = 0``; 0 when no species is open)."""
+    best = [1.0] + [0.0] * size
+    for t in tilt:
+        new = best[:]
+        for m in range(1, size + 1):
+            for v in range(1, m + 1):
+                w = best[m - v] * t**v * _INV_FACT[v]
+                if w > new[m]:
+                    new[m] = w
+        best = new
+    return best
+
+
+def choose(
+    seats: list[tuple[list[int], SeatChain]], box_pile: list[int], last: int
+) -> tuple[int, int, int, PinnedBox] | None:
+    """The seat and box to pin: among the seats' only boxes in a pile drawn to its end, the
+    one whose pinning keeps the most (the smallest ``M / Z``, about ``max_R P(R)``); as
+    ``(seat's place in seats, box, its pile, the pinned box)``, or None when there is none.
+    A function of the seats' structure alone."""
+    best = None
+    for i, (boxes, prog) in enumerate(seats):
+        piles = [box_pile[g] for g in boxes]
+        for k, j in enumerate(piles):
+            if j == last or piles.count(j) != 1 or not prog.total > 0.0:
+                continue
+            pin = PinnedBox(prog, k)
+            score = pin.log_top - math.log(prog.total)
+            if best is None or score < best[0]:
+                best = (score, i, boxes[k], j, pin)
+    return None if best is None else best[1:]

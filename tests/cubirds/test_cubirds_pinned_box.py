@@ -1,0 +1,101 @@
+"""Cubirds ``determinize`` at positions with several piles: one seat's box pinned to what the
+other seats left of a pile drawn to its end (:mod:`cardzoo.envs.cubirds.hidden_pin`).
+
+The whole sampler is checked against the rejection reference in
+``test_cubirds_exact_posterior.py::test_two_piles_since_the_source_are_sampled_exactly``. Here
+its two parts, on chains of random 4-player games: the weight of every content of the pinned box
+(``Z(R) / M``) against the chain's own counts, and the draw of the other boxes given the pinned
+one against the chain's draws that happen to put that content in the box.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from itertools import product
+
+import numpy as np
+from cardzoo.envs.cubirds import hidden_exact
+from cardzoo.envs.cubirds.game import Config
+from cardzoo.envs.cubirds.hidden_exact import ExactModel
+from cardzoo.envs.cubirds.hidden_pin import PinnedBox
+from cubirds_worlds import random_states
+from scipy.stats import chi2_contingency
+
+
+def _chains(turns: range) -> list:
+    """The seat chains of seat in turn at the positions of one 4-player game in ``turns``."""
+    out = []
+    for state in random_states(4, 2, every=2, config=Config(num_players=4)):
+        if state.terminal or state.turn not in turns:
+            continue
+        model = ExactModel(state.log, state.current_player, 4)
+        if model.build() and model.seats is not None:
+            out.extend(prog for _, prog in model.seats)
+    return out
+
+
+def _compositions(m: int, k: int):
+    if k == 0:
+        if m == 0:
+            yield ()
+        return
+    for v in range(m + 1):
+        for rest in _compositions(m - v, k - 1):
+            yield (v, *rest)
+
+
+def test_pinned_weights_add_up_to_the_chain(monkeypatch):
+    # Summed over every content R of the pinned box, Z(R) (= exp(log_weight + log_top)) must
+    # give the chain's total, and the largest must be M (log_weight 0 there, never above).
+    # Catches: a forward pass that forgets to divide a choice's share by what follows it, an
+    # open-card weight without its factorials, a top taken without the open cards' best.
+    monkeypatch.setattr(hidden_exact, "MULTI_PILE_SEATS", 2)
+    checked = 0
+    for prog in _chains(range(60, 76)):
+        for k in range(prog.n):
+            pin = PinnedBox(prog, k)
+            size = prog.box_size[pin.step]
+            total, top = 0.0, -math.inf
+            for x in pin.a_of:
+                for o in _compositions(size - sum(x), len(pin.opened)):
+                    counts = [0] * 8
+                    for s, v in zip(pin.closed, x):
+                        counts[s] = v
+                    for s, v in zip(pin.opened, o):
+                        counts[s] = v
+                    w = pin.log_weight(counts)
+                    top = max(top, w)
+                    total += math.exp(w + pin.log_top)
+            assert math.isclose(total, prog.total, rel_tol=1e-9)
+            assert abs(top) < 1e-9
+            checked += 1
+    assert checked >= 20
+
+
+def test_pinned_box_draws_the_chain_given_the_box(monkeypatch):
+    # A chain of 6 boxes pinned in the middle (steps before and after it): the other boxes
+    # drawn given the pinned content must match the chain's draws that put that content there
+    # (chi-square on every box's count of every species). Catches drawing the states before
+    # the box, or the state at it, without their weights.
+    monkeypatch.setattr(hidden_exact, "MULTI_PILE_SEATS", 2)
+    prog = next(p for p in _chains(range(70, 74)) if p.n == 6 and p.box_size[0] == 1)
+    rng = np.random.default_rng(11)
+    k = 2
+    pin = PinnedBox(prog, k)
+    free = [prog.sample_counts(rng) for _ in range(20000)]
+    common = Counter(tuple(f[k]) for f in free).most_common(1)[0][0]
+    want = [f for f in free if tuple(f[k]) == common]
+    assert len(want) >= 1000
+    got = [pin.sample(rng, list(common)) for _ in range(len(want))]
+    assert all(tuple(g[k]) == common for g in got)
+    worst, tested = 1.0, 0
+    for b, s in product(range(prog.n), range(8)):
+        a, c = Counter(f[b][s] for f in want), Counter(g[b][s] for g in got)
+        values = sorted(set(a) | set(c))
+        if len(values) > 1:
+            table = [[a[v] for v in values], [c[v] for v in values]]
+            worst = min(worst, chi2_contingency(table)[1])
+            tested += 1
+    assert tested >= 5
+    assert worst * tested > 1e-4
