@@ -551,7 +551,7 @@ class ExactModel:
         self.seats = seats
         self.pin = None
         if len(self.piles) > 1 and PIN_BOX:
-            self.pin = hidden_pin.choose(seats, self.box_pile, len(self.piles) - 1)
+            self.pin = hidden_pin.choose(seats, self.box_pile, self.box_size, self.avail)
             if self.pin is not None:  # the pinned seat is drawn last
                 seats.append(seats.pop(self.pin[0]))
         return True

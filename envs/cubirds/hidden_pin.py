@@ -35,9 +35,13 @@ ROOT = (0,) * NUM_SPECIES
 
 
 class PinnedBox:
-    """``chain``'s box ``box`` (in the seat's order) pinned; built from the chain's counts."""
+    """``chain``'s box ``box`` (in the seat's order) pinned; built from the chain's counts.
+    ``bounds``: per species the least and most the box can be given (what the pile held, less
+    what the other seats' boxes there can hold); ``M`` is the largest ``Z(R)`` over those."""
 
-    def __init__(self, chain: SeatChain, box: int) -> None:
+    def __init__(
+        self, chain: SeatChain, box: int, bounds: tuple[list[int], list[int]] | None = None
+    ) -> None:
         self.chain = chain
         self.step = step = chain.n - 1 - box  # the chain counts its boxes in reverse
         closed, _, _, opened, rest, _ = chain.boxes[step]
@@ -72,9 +76,12 @@ class PinnedBox:
         self.a_of = {x: sum(w for w, _, _ in ws) for x, ws in self.by_x.items()}
         size = chain.box_size[step]
         self.tilt = chain.open_tilts[step]
-        best = _best_open(self.tilt, size)
+        lo, hi = bounds or ([0] * NUM_SPECIES, [size] * NUM_SPECIES)
+        best = _best_open(self.tilt, size, [lo[s] for s in opened], [hi[s] for s in opened])
         top = 0.0
         for x, a in self.a_of.items():
+            if any(not lo[s] <= v <= hi[s] for s, v in zip(closed, x)):
+                continue
             m = size - sum(x)
             top = max(top, a * best[m] / rest[m])
         self.log_top = math.log(top) if top > 0.0 else -math.inf
@@ -155,14 +162,14 @@ def _pick(weights: list[float], rng: np.random.Generator) -> int:
     return len(weights) - 1
 
 
-def _best_open(tilt: list[float], size: int) -> list[float]:
+def _best_open(tilt: list[float], size: int, lo: list[int], hi: list[int]) -> list[float]:
     """Per ``m`` up to ``size``, the largest ``prod tilt[s]**o[s] / o[s]!`` over ``o`` with
-    ``sum(o) = m`` (1 for ``m = 0``; 0 when no species is open)."""
+    ``sum(o) = m`` and ``lo <= o <= hi`` (0 where no such ``o``)."""
     best = [1.0] + [0.0] * size
-    for t in tilt:
-        new = best[:]
-        for m in range(1, size + 1):
-            for v in range(1, m + 1):
+    for t, a, z in zip(tilt, lo, hi):
+        new = [0.0] * (size + 1)
+        for m in range(size + 1):
+            for v in range(a, min(z, m) + 1):
                 w = best[m - v] * t**v * _INV_FACT[v]
                 if w > new[m]:
                     new[m] = w
@@ -171,19 +178,28 @@ def _best_open(tilt: list[float], size: int) -> list[float]:
 
 
 def choose(
-    seats: list[tuple[list[int], SeatChain]], box_pile: list[int], last: int
+    seats: list[tuple[list[int], SeatChain]],
+    box_pile: list[int],
+    box_size: list[int],
+    avail: list[list[int]],
 ) -> tuple[int, int, int, PinnedBox] | None:
     """The seat and box to pin: among the seats' only boxes in a pile drawn to its end, the
     one whose pinning keeps the most (the smallest ``M / Z``, about ``max_R P(R)``); as
     ``(seat's place in seats, box, its pile, the pinned box)``, or None when there is none.
     A function of the seats' structure alone."""
+    last = len(avail) - 1
+
+    def bounds(g: int, j: int) -> tuple[list[int], list[int]]:
+        others = sum(box_size[h] for h, p in enumerate(box_pile) if p == j) - box_size[g]
+        return [max(a - others, 0) for a in avail[j]], avail[j]
+
     best = None
     for i, (boxes, prog) in enumerate(seats):
         piles = [box_pile[g] for g in boxes]
         for k, j in enumerate(piles):
             if j == last or piles.count(j) != 1 or not prog.total > 0.0:
                 continue
-            pin = PinnedBox(prog, k)
+            pin = PinnedBox(prog, k, bounds(boxes[k], j))
             score = pin.log_top - math.log(prog.total)
             if best is None or score < best[0]:
                 best = (score, i, boxes[k], j, pin)

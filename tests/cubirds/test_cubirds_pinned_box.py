@@ -50,13 +50,17 @@ def test_pinned_weights_add_up_to_the_chain(monkeypatch):
     # give the chain's total, and the largest must be M (log_weight 0 there, never above).
     # Catches: a forward pass that forgets to divide a choice's share by what follows it, an
     # open-card weight without its factorials, a top taken without the open cards' best.
+    # With bounds on the box's species, M is the largest Z(R) over the R within them (catches
+    # a top that ignores the bounds of the closed species, or of the open ones).
     monkeypatch.setattr(hidden_exact, "MULTI_PILE_SEATS", 2)
-    checked = 0
+    checked = bounded = 0
     for prog in _chains(range(60, 76)):
         for k in range(prog.n):
             pin = PinnedBox(prog, k)
             size = prog.box_size[pin.step]
-            total, top = 0.0, -math.inf
+            lo, hi = [1, 0, 0, 0, 0, 0, 0, 0], [size, 1, 1, 1, 1, 2, 1, 1]
+            capped = PinnedBox(prog, k, (lo, hi))
+            total, top, top_in = 0.0, -math.inf, -math.inf
             for x in pin.a_of:
                 for o in _compositions(size - sum(x), len(pin.opened)):
                     counts = [0] * 8
@@ -67,10 +71,15 @@ def test_pinned_weights_add_up_to_the_chain(monkeypatch):
                     w = pin.log_weight(counts)
                     top = max(top, w)
                     total += math.exp(w + pin.log_top)
+                    if all(a <= v <= z for a, v, z in zip(lo, counts, hi)):
+                        top_in = max(top_in, capped.log_weight(counts))
             assert math.isclose(total, prog.total, rel_tol=1e-9)
             assert abs(top) < 1e-9
+            if top_in > -math.inf:
+                assert abs(top_in) < 1e-9
+                bounded += 1
             checked += 1
-    assert checked >= 20
+    assert checked >= 20 and bounded >= 10
 
 
 def test_pinned_box_draws_the_chain_given_the_box(monkeypatch):
