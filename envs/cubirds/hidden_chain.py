@@ -20,6 +20,7 @@ whether a build fits does not depend on what was kept either.
 from __future__ import annotations
 
 from bisect import bisect_right
+from functools import lru_cache
 from itertools import accumulate
 
 import numpy as np
@@ -80,9 +81,11 @@ class SeatChain:
         req: list[int],
         tilt: list[float],
         box_tilt: list[list[float]] | None = None,
+        box_cap: list[list[int]] | None = None,
     ) -> None:
         """``box_tilt``: per box a tilt on every card of it, closed or open (several piles: the
-        pile's), instead of ``tilt`` on its open cards."""
+        pile's), instead of ``tilt`` on its open cards. ``box_cap``: per box and species the most
+        cards it can hold (what its pile held); fillings beyond weigh 0."""
         n = len(box_size)
         sizes = box_size[::-1]
         labels = box_label[::-1]
@@ -96,6 +99,11 @@ class SeatChain:
         self.boxes = []
         #: Per step, the tilt of each open species there (in ``opened``'s order).
         self.open_tilts: list[list[float]] = []
+        #: Per step, with caps: each open species' cap, and the key of its tables
+        #: (:func:`_capped_sums`, :func:`_capped_cums`; ``rest`` is the first row of the sums).
+        self.open_caps: list[list[int] | None] = []
+        self.open_sfx: list[tuple | None] = []
+        caps = box_cap[::-1] if box_cap is not None else None
         descs = []
         for r in range(n):
             lab, tilt = labels[r], tilts[r]
@@ -106,6 +114,13 @@ class SeatChain:
             weight = sum(tilt[s] for s in opened)
             probs = list(accumulate(tilt[s] for s in opened))  # an open card's species
             rest = [weight**m * _INV_FACT[m] for m in range(sizes[r] + 1)] if opened else [1.0]
+            cap = caps[r] if caps is not None else None
+            self.open_caps.append(None if cap is None else [cap[s] for s in opened])
+            self.open_sfx.append(None)
+            if cap is not None and opened:
+                key = (tuple(tilt[s] for s in opened), tuple(cap[s] for s in opened), sizes[r])
+                self.open_sfx[r] = key
+                rest = _capped_sums(*key)[0]
             self.boxes.append((closed, starts, last, opened, rest, probs))
             self.open_tilts.append([tilt[s] for s in opened])
             ctilt = tuple(tilt[s] for s in closed) if box_tilt is not None else None
@@ -113,11 +128,15 @@ class SeatChain:
                 [
                     _INV_FACT[: sizes[r] + 1]
                     if ctilt is None
-                    else [w**v * _INV_FACT[v] for v in range(sizes[r] + 1)]
-                    for w in (ctilt or closed)
+                    else [
+                        w**v * _INV_FACT[v] if cap is None or v <= cap[s] else 0.0
+                        for v in range(sizes[r] + 1)
+                    ]
+                    for s, w in zip(closed, ctilt or closed)
                 ]
             )
-            descs.append((sizes[r], closed, starts, last, weight if opened else None, ctilt))
+            ccap = None if cap is None else tuple(cap)
+            descs.append((sizes[r], closed, starts, last, weight if opened else None, ctilt, ccap))
         self._room_checks()
         self.tables = _tables()
         ids = self.tables.ids
@@ -317,7 +336,9 @@ class SeatChain:
             counts = [0] * NUM_SPECIES
             for s, v in zip(closed, x):
                 counts[s] = v
-            if m:  # each open card's species in proportion to its tilt
+            if m and self.open_sfx[r] is not None:
+                self.fill_open(r, m, rng, counts)
+            elif m:  # each open card's species in proportion to its tilt
                 top = probs[-1]
                 last = len(opened) - 1
                 for v in u[k : k + m]:
@@ -332,3 +353,54 @@ class SeatChain:
                     if v:
                         taken[s] += v
         return out
+
+    def fill_open(self, r: int, m: int, rng: np.random.Generator, counts: list[int]) -> None:
+        """Add ``m`` open cards of step ``r`` to ``counts``, drawn in proportion to their weights
+        (with caps: species by species, over what the species after it can still take)."""
+        opened = self.boxes[r][3]
+        sfx = self.open_sfx[r]
+        if sfx is None:
+            probs = self.boxes[r][5]
+            top, last = probs[-1], len(opened) - 1
+            for u in rng.random(m).tolist():
+                counts[opened[min(bisect_right(probs, u * top), last)]] += 1
+            return
+        cums = _capped_cums(*sfx)
+        for s, cum, u in zip(opened, cums, rng.random(len(opened)).tolist()):
+            ws = cum[m]
+            v = min(bisect_right(ws, u * ws[-1]), len(ws) - 1)
+            counts[s] += v
+            m -= v
+            if not m:
+                return
+
+
+@lru_cache(maxsize=4096)
+def _capped_sums(tilt: tuple, cap: tuple, size: int) -> list[list[float]]:
+    """Per ``i``, per ``m`` up to ``size``: the sum over spreads ``o`` of ``m`` cards on the
+    open species from the ``i``-th on, each at most its cap, of ``prod t**o / o!`` (kept:
+    the same boxes come back at every position; callers only read it)."""
+    out = [[1.0] + [0.0] * size]
+    for t, c in zip(reversed(tilt), reversed(cap)):
+        after = out[-1]
+        top = min(c, size)
+        row = [
+            sum(t**v * _INV_FACT[v] * after[m - v] for v in range(min(top, m) + 1))
+            for m in range(size + 1)
+        ]
+        out.append(row)
+    return out[::-1]
+
+
+@lru_cache(maxsize=4096)
+def _capped_cums(tilt: tuple, cap: tuple, size: int) -> list[list[list[float]]]:
+    """Per open species ``i`` and cards left ``m``: the cumulative weights of giving it ``v``
+    of them (``tilt**v / v!`` times what the species after it can take of the rest)."""
+    sfx = _capped_sums(tilt, cap, size)
+    return [
+        [
+            list(accumulate(t**v * _INV_FACT[v] * sfx[i + 1][m - v] for v in range(min(c, m) + 1)))
+            for m in range(size + 1)
+        ]
+        for i, (t, c) in enumerate(zip(tilt, cap))
+    ]

@@ -222,6 +222,10 @@ PILE_TILT = True
 #: Several piles: one seat's only box in a pile drawn to its end is set to what the other seats
 #: left of that pile, with the matching weight (:mod:`.hidden_pin`); False: left to chance.
 PIN_BOX = True
+#: Several piles: no box holds more of a species than its pile held (the chains' fillings
+#: beyond weigh 0; they would be turned down anyway). Off: measured dearer per repeated call
+#: (see :mod:`.hidden_pin`).
+CAP_BOXES = False
 
 SPECIES = range(NUM_SPECIES)
 
@@ -431,6 +435,7 @@ class ExactModel:
             MULTI_PILE_SEATS,
             PILE_TILT,
             PIN_BOX,
+            CAP_BOXES,
             hidden_count.TIGHT_BOUNDS,
             hidden_count.GREEDY_ORDER,
             hidden_count.NEEDS,
@@ -546,6 +551,7 @@ class ExactModel:
                 self.iv_req,
                 tilt,
                 None if box_tilt is None else [box_tilt[g] for g in boxes],
+                [self.avail[self.box_pile[g]] for g in boxes] if box_tilt and CAP_BOXES else None,
             )
             if not prog.build() or not prog.total > 0.0:
                 return False

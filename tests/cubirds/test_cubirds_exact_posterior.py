@@ -276,12 +276,14 @@ def _two_pile_log() -> list[tuple]:
     ]
 
 
-@pytest.mark.parametrize("mode", [2, 0])
-def test_two_piles_since_the_source_are_sampled_exactly(mode, monkeypatch):
+@pytest.mark.parametrize(("mode", "cap"), [(2, False), (2, True), (0, False)])
+def test_two_piles_since_the_source_are_sampled_exactly(mode, cap, monkeypatch):
     # Both samplers at a position with two piles since the last public source: the chains with
     # the rejection step (each pile drawn to its end must come out exactly, the last pile's
-    # factor over a knapsack bound) and the joint programme.
+    # factor over a knapsack bound; one seat's box pinned to what the others left of the
+    # emptied pile; with and without caps on the boxes) and the joint programme.
     monkeypatch.setattr(hidden_exact, "MULTI_PILE_SEATS", mode)
+    monkeypatch.setattr(hidden_exact, "CAP_BOXES", cap)
     log = _two_pile_log()
     rng = np.random.default_rng(5)
     ref, _ = reference(log, 0, 3, rng, SAMPLES, 10**6)

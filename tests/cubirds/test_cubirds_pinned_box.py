@@ -20,7 +20,7 @@ from cardzoo.envs.cubirds.game import Config
 from cardzoo.envs.cubirds.hidden_exact import ExactModel
 from cardzoo.envs.cubirds.hidden_pin import PinnedBox
 from cubirds_worlds import random_states
-from scipy.stats import chi2_contingency
+from scipy.stats import chi2, chi2_contingency
 
 
 def _chains(turns: range) -> list:
@@ -53,6 +53,7 @@ def test_pinned_weights_add_up_to_the_chain(monkeypatch):
     # With bounds on the box's species, M is the largest Z(R) over the R within them (catches
     # a top that ignores the bounds of the closed species, or of the open ones).
     monkeypatch.setattr(hidden_exact, "MULTI_PILE_SEATS", 2)
+    monkeypatch.setattr(hidden_exact, "CAP_BOXES", True)
     checked = bounded = 0
     for prog in _chains(range(60, 76)):
         for k in range(prog.n):
@@ -88,6 +89,7 @@ def test_pinned_box_draws_the_chain_given_the_box(monkeypatch):
     # (chi-square on every box's count of every species). Catches drawing the states before
     # the box, or the state at it, without their weights.
     monkeypatch.setattr(hidden_exact, "MULTI_PILE_SEATS", 2)
+    monkeypatch.setattr(hidden_exact, "CAP_BOXES", True)
     prog = next(p for p in _chains(range(70, 74)) if p.n == 6 and p.box_size[0] == 1)
     rng = np.random.default_rng(11)
     k = 2
@@ -108,3 +110,47 @@ def test_pinned_box_draws_the_chain_given_the_box(monkeypatch):
             tested += 1
     assert tested >= 5
     assert worst * tested > 1e-4
+
+
+def test_capped_open_cards_are_drawn_by_their_weights(monkeypatch):
+    # Several piles: no box holds more of a species than its pile held, so a box's open cards
+    # are spread species by species. At a capped step with several open species, the spreads
+    # of m cards drawn must follow prod tilt**o / o! over the spreads within the caps (and
+    # never exceed a cap). Catches drawing a species' count without what the species after it
+    # can still take, or without its cap.
+    monkeypatch.setattr(hidden_exact, "MULTI_PILE_SEATS", 2)
+    monkeypatch.setattr(hidden_exact, "CAP_BOXES", True)
+    prog, r, want = next(
+        (p, r, w)
+        for p in _chains(range(60, 76))
+        for r in range(p.n)
+        if p.open_caps[r] is not None and any(c < p.box_size[r] for c in p.open_caps[r])
+        for w in [_spreads(p, r)]
+        if len(w) >= 5
+    )
+    opened, m = prog.boxes[r][3], prog.box_size[r]
+    assert math.isclose(sum(want.values()), prog.boxes[r][4][m], rel_tol=1e-9)
+    rng = np.random.default_rng(4)
+    got: Counter = Counter()
+    draws = 20000
+    for _ in range(draws):
+        counts = [0] * 8
+        prog.fill_open(r, m, rng, counts)
+        got[tuple(counts[s] for s in opened)] += 1
+    assert set(got) <= set(want)
+    total = sum(want.values())
+    stat = sum((got[o] - draws * w / total) ** 2 / (draws * w / total) for o, w in want.items())
+    assert chi2.sf(stat, len(want) - 1) > 1e-4
+
+
+def _spreads(prog, r: int) -> dict:
+    """Every spread of step ``r``'s whole box on its open species within their caps, with its
+    weight ``prod tilt**o / o!``."""
+    tilt, caps, m = prog.open_tilts[r], prog.open_caps[r], prog.box_size[r]
+    out = {}
+    for o in _compositions(m, len(tilt)):
+        if all(v <= c for v, c in zip(o, caps)):
+            w = math.prod(t**v / math.factorial(v) for t, v in zip(tilt, o))
+            if w > 0.0:
+                out[o] = w
+    return out
