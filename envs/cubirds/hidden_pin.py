@@ -40,7 +40,7 @@ that reach the keep step are kept with probability 0.17 on average (the pin's fa
 0.8 there). The chains knew nothing of the piles' contents but through the tilt; capping every
 box at what its pile held (``hidden_exact.CAP_BOXES``, exact, tested) ends the first kind, but
 is off: along the same 8 games at 5 players it took calls not exact from 107 to 92 of 1,179
-(9.1 -> 7.8 %; 2-4 players unchanged within a call) at a mean cost within noise (4.17 -> 4.46
+(9.1 -> 7.8 %; at 2-4 players within one call of it) at a mean cost within noise (4.17 -> 4.46
 ms), while repeated calls at the 16 games' positions got dearer where few proposals are kept
 (5 players middle / late 2.56 / 1.63 -> 3.10 / 2.04 ms, 4 players late 0.76 -> 1.23 ms, up to
 15-17 ms a call): the proposals that pass go further before they fail.
