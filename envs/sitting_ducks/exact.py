@@ -154,7 +154,13 @@ def play_step(v: np.ndarray, size: int, card: int, forced: Any, key: int) -> tup
 def draw_step(v: np.ndarray, size: int) -> tuple[np.ndarray, int]:
     """Weights over hands of ``size`` cards (last axis) after drawing a card of any kind."""
     padded = np.concatenate([v, np.zeros((*v.shape[:-1], 1))], axis=-1)
-    return padded[..., _HANDS[size + 1].draw].sum(axis=-2), size + 1
+    # One hand's predecessors at a time, added in place: the same sums in the same order as
+    # gathering them all at once, without that (rows x 3 x hands) array (session 7).
+    draw = _HANDS[size + 1].draw
+    out = padded[..., draw[0]]
+    for r in range(1, len(draw)):
+        out += padded[..., draw[r]]
+    return out, size + 1
 
 
 def normalised(v: np.ndarray) -> tuple[np.ndarray, float]:

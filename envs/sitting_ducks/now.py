@@ -51,15 +51,17 @@ class LastStep:
     (row, hand) pairs) are made only for the rows a proposal reaches: a call at a new position
     builds a ``LastStep`` per seat but draws from few of its rows."""
 
-    __slots__ = ("size", "w", "norm", "dealt", "raw", "safe", "bound", "_rows")
+    __slots__ = ("size", "b", "falling", "norm", "dealt", "safe", "bound", "_rows")
 
     def __init__(self, b: np.ndarray, size: int, unseen: np.ndarray) -> None:
         table = _HANDS[size]
-        self.w = b * _falling(unseen, size)
+        # Only the per-row totals are needed for every row: ``B * (U)_H`` is summed as one
+        # matrix-vector product and made in full only for the rows drawn from (``cum``).
+        self.b = b
+        self.falling = _falling(unseen, size)
         self.size = size
-        self.norm = self.w.sum(axis=1)
-        self.raw = b / table.orders
-        top = self.raw.max(axis=1)
+        self.norm = b @ self.falling
+        top = (b / table.orders).max(axis=1) if len(b) else np.zeros(0)
         deals = float(np.prod(unseen.sum() - np.arange(size)))  # (|U|)_m ordered deals
         self.safe = np.where(top > 0, top, 1.0)
         self.dealt = (top > 0) & (self.norm >= DEALT_AT_LEAST * self.safe * deals)
@@ -73,13 +75,13 @@ class LastStep:
         if isinstance(rows, int):
             found = self._rows.get(rows)
             if found is None:
-                found = self._rows[rows] = np.cumsum(self.w[rows])
+                found = self._rows[rows] = np.cumsum(self.b[rows] * self.falling)
             return found
-        return np.cumsum(self.w[rows], axis=1)
+        return np.cumsum(self.b[rows] * self.falling, axis=1)
 
     def phi(self, rows, hands):
         """``phi / top`` at (row, hand) pairs: a dealt hand's acceptance."""
-        return self.raw[rows, hands] / self.safe[rows]
+        return self.b[rows, hands] / _HANDS[self.size].orders[hands] / self.safe[rows]
 
 
 def log_deal(lasts: list[LastStep], rows: np.ndarray, unseen_total: int) -> np.ndarray:

@@ -25,10 +25,10 @@ The splits form a Markov chain, one state per reshuffle. While every ``T_b`` has
 (``MAX_SPLITS``: always with one or two other seats, usually with three) the sampler sums the
 chain forward exactly (``alpha``). The hands now then come one of two ways:
 
-- few ways to take them from ``U`` (the current pile nearly drawn; always with one other
-  seat): the last step is summed too, over every (split, hands now) pair weighted by the
-  pile's orders ``|R|! / prod_k R_k!`` (``R = U - sum_q H_q``), and one pair is drawn: no
-  rejection;
+- few ways to take them from ``U`` (a table of at most ``MAX_CELLS`` (split, hands now)
+  pairs, counted before it is listed: ``ways.py``): the last step is summed too, over every
+  pair weighted by the pile's orders ``|R|! / prod_k R_k!`` (``R = U - sum_q H_q``), and one
+  pair is drawn: no rejection;
 - otherwise: the split at the last reshuffle is drawn with its weight times each seat's
   bound for its hand now, and the hands now come by the exact rejection of ``now.py`` (a seat
   whose record barely constrains its hand now takes one dealt from what the others left, the
@@ -59,7 +59,7 @@ from math import exp, log
 from typing import TYPE_CHECKING
 
 import numpy as np
-from cardzoo.envs.sitting_ducks import crowded, now, walks
+from cardzoo.envs.sitting_ducks import crowded, now, walks, ways
 from cardzoo.envs.sitting_ducks.crowded import NotCovered, Staged, Swept, last_splits
 from cardzoo.envs.sitting_ducks.data import MAX_ACTION_CARDS, NUM_KINDS
 from cardzoo.envs.sitting_ducks.exact import _HANDS
@@ -133,7 +133,11 @@ def final_splits(unseen: list[int], sizes: list[int], before: int) -> tuple | No
     """The hands now and the pile, summed exactly (no rejection) when there are few ways to
     take the hands from ``U`` (the pile nearly drawn): (ways x seats) hand indices, what is
     left (the pile) per way, and the log of the pile's orders ``|R|! / prod_k R_k!`` up to a
-    constant. None when the (splits before x ways) table would pass ``MAX_CELLS``."""
+    constant. None when the (splits before x ways) table would pass ``MAX_CELLS``: with two
+    or more seats counted first (``ways.count``), so that a table too large is never listed
+    (one seat's listing is one step, cheaper than the count)."""
+    if len(sizes) > 1 and ways.count(unseen, sizes) > MAX_CELLS // max(before, 1):
+        return None
     try:
         hands, pile = _take(unseen, sizes, MAX_CELLS // max(before, 1))
     except NotCovered:
@@ -143,8 +147,11 @@ def final_splits(unseen: list[int], sizes: list[int], before: int) -> tuple | No
     return hands, pile.astype(np.int64), -_LOG_FACT[pile].sum(axis=1)
 
 
-#: The largest table the last step sums exactly (else the hands now come by rejection).
-MAX_CELLS = 600_000
+#: The largest table the last step sums exactly (else the hands now come by rejection). Small
+#: (session 7): at three players a table of tens of thousands of cells cost more (2-3 ms to
+#: list and weigh) than the rejection it spares; det_along mean 3p 0.96 -> 0.48 ms (6 games,
+#: A/B interleaved, 600k -> 0 cells; 1,000: 0.50 ms, and the tiny tables stay summed).
+MAX_CELLS = 1_000
 
 
 class _Chain:
