@@ -53,13 +53,16 @@ def _client_token_auth() -> None:
 
 def init_ray(address: str | None, **local: Any) -> None:
     """``ray.init`` for the cardzoo commands: join the cluster at ``address`` (``auto``,
-    ``HOST:PORT`` or ``ray://HOST:PORT``, Ray Client) or, without one, start a local Ray with
-    the keyword arguments ``local`` (e.g. ``num_cpus``). A cluster that cannot be reached is a
-    ``ValueError`` saying what was tried and what a client address needs."""
+    ``HOST:PORT`` or ``ray://HOST:PORT``, Ray Client) or, without one, start a new local Ray
+    with the keyword arguments ``local`` (e.g. ``num_cpus``), whatever RAY_ADDRESS says. A
+    cluster that cannot be reached is a ``ValueError`` saying what was tried and what a client
+    address needs."""
     import ray
 
     if not address:
-        ray.init(include_dashboard=False, log_to_driver=False, **local)
+        # "local": a Ray of our own even when RAY_ADDRESS is set or a `ray start` cluster runs
+        # on this machine (ray.init() would join those, and then refuse ``num_cpus``).
+        ray.init(address="local", include_dashboard=False, log_to_driver=False, **local)
         return
     client = address.startswith("ray://")
     if client:

@@ -271,6 +271,31 @@ def test_eval_on_ray_equals_the_local_result(cluster) -> None:
     assert [a["wins"] for a in other_seed["agents"]] != [a["wins"] for a in local["agents"]]
 
 
+def test_ray_without_an_address_starts_its_own_even_beside_a_cluster(cluster, tmp_path) -> None:
+    # A cluster runs on this machine and RAY_ADDRESS names it: without --address the command
+    # still starts its own local Ray (joining would refuse the --workers CPUs; seen in CI when
+    # another test's cluster was up).
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = dict(os.environ, RAY_ADDRESS=cluster.address, PYTHONWARNINGS="ignore")
+    out = tmp_path / "ray.json"
+    argv = ["eval", "beasty_bar", "--agents", "heuristic,random", "--games", "4"]
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "cardzoo"), *argv, "--ray", "--workers", "1"]
+        + ["--json", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(out.read_text())["games"] == 4
+
+
 def test_eval_ray_flags_are_checked(capsys) -> None:
     from cardzoo.train.cli import main
 
