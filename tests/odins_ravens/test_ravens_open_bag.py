@@ -247,6 +247,16 @@ def _build(log: list[tuple], limit: int = 800) -> Belief | None:
     return belief
 
 
+def _assert_bags_equal_grouped_slots(bagged: Belief, slots: Belief) -> None:
+    """The bagged belief's shares equal the slot belief's with its slots grouped as the bags."""
+    shape = [(sum(n for _, n in _entry_labels(e)), _is_bag(e)) for e in bagged.states[0][4]]
+    want = _shares([_grouped(st, shape) for st in slots.states], slots.weights)
+    got = _shares(bagged.states, bagged.weights)
+    assert set(got) == set(want)
+    for st, share in want.items():
+        assert got[st] == pytest.approx(share, rel=1e-9, abs=1e-15)
+
+
 def _shares(states, weights) -> dict:
     total = sum(weights)
     out: dict = defaultdict(float)
@@ -273,12 +283,7 @@ def test_bagged_belief_equals_the_slot_belief_grouped(cfg, monkeypatch):
             if slots is None:
                 continue
             bagged = _build(log)
-            shape = [(sum(n for _, n in _entry_labels(e)), _is_bag(e)) for e in bagged.states[0][4]]
-            want = _shares([_grouped(st, shape) for st in slots.states], slots.weights)
-            got = _shares(bagged.states, bagged.weights)
-            assert set(got) == set(want)
-            for st, share in want.items():
-                assert got[st] == pytest.approx(share, rel=1e-9, abs=1e-15)
+            _assert_bags_equal_grouped_slots(bagged, slots)
             compared += 1
             merged_away += len(slots.states) - len(bagged.states)
     assert compared >= 20 and merged_away > 0
@@ -299,9 +304,4 @@ def test_a_position_that_was_cut_is_now_held_exactly(monkeypatch):
         assert Belief.start(hand, None, start).advance(log).dropped > 0
         m.setattr(hidden, "MAX_STATES", 10**6)
         slots = Belief.start(hand, None, start).advance(log)
-    shape = [(sum(n for _, n in _entry_labels(e)), _is_bag(e)) for e in belief.states[0][4]]
-    want = _shares([_grouped(st, shape) for st in slots.states], slots.weights)
-    got = _shares(belief.states, belief.weights)
-    assert set(got) == set(want)
-    for st, share in want.items():
-        assert got[st] == pytest.approx(share, rel=1e-9, abs=1e-15)
+    _assert_bags_equal_grouped_slots(belief, slots)
