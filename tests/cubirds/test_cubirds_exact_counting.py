@@ -74,6 +74,28 @@ def joint_programme_inputs(n: int, seeds: int, every: int):
             )
 
 
+#: The limits every joint programme below is built with (states, enumeration steps).
+LIMITS = (2000, 50_000)
+
+
+def built_both_ways(monkeypatch, flag: str, args: tuple, measure) -> dict | None:
+    """``{False: measure(prog), True: measure(prog)}`` for the joint programme over ``args``
+    built with ``hidden_count.<flag>`` off and on; None when either build exceeds LIMITS."""
+    got = {}
+    for on in (False, True):
+        monkeypatch.setattr(hidden_count, flag, on)
+        prog = Programme(*args)
+        if not prog.build(*LIMITS):
+            return None
+        got[on] = measure(prog)
+    return got
+
+
+def steps(prog: Programme) -> int:
+    """Enumeration steps a build spent."""
+    return LIMITS[1] - prog._budget[1]
+
+
 @pytest.mark.parametrize("n", [3, 5])
 def test_the_joint_programmes_tighter_bounds_drop_no_world(n, monkeypatch):
     # The joint programme bounds what later classes can take by their intervals' requirements
@@ -81,14 +103,13 @@ def test_the_joint_programmes_tighter_bounds_drop_no_world(n, monkeypatch):
     # the count (and the samples); a bound that never cut anything would not save steps.
     compared = saved = 0
     for _, args in joint_programme_inputs(n, seeds=2, every=5):
-        got = {}
-        for tight in (False, True):
-            monkeypatch.setattr(hidden_count, "TIGHT_BOUNDS", tight)
-            prog = Programme(*args)
-            if prog.build(2000, 50_000):
-                sample = prog.sample_counts(np.random.default_rng(4))
-                got[tight] = (prog.total, sample, 50_000 - prog._budget[1])
-        if len(got) < 2:
+        got = built_both_ways(
+            monkeypatch,
+            "TIGHT_BOUNDS",
+            args,
+            lambda p: (p.total, p.sample_counts(np.random.default_rng(4)), steps(p)),
+        )
+        if got is None:
             continue
         assert math.isclose(got[True][0], got[False][0], rel_tol=1e-12)
         assert got[True][1] == got[False][1]
@@ -106,13 +127,8 @@ def test_the_greedy_species_order_counts_the_same_worlds_in_fewer_steps(n, monke
     # the old one (the species telling most boxes apart first) on most programmes.
     compared = fewer = more = 0
     for model, args in joint_programme_inputs(n, seeds=2, every=4):
-        got = {}
-        for greedy in (False, True):
-            monkeypatch.setattr(hidden_count, "GREEDY_ORDER", greedy)
-            prog = Programme(*args)
-            if prog.build(2000, 50_000):
-                got[greedy] = (prog.total, 50_000 - prog._budget[1], prog)
-        if len(got) < 2:
+        got = built_both_ways(monkeypatch, "GREEDY_ORDER", args, lambda p: (p.total, steps(p), p))
+        if got is None:
             continue
         prog = got[True][2]
         assert sorted(prog.order) == list(range(8))
@@ -135,16 +151,14 @@ def test_what_later_intervals_need_from_a_pile_cuts_only_dead_ends(n, monkeypatc
     # the samples; the choices kept (and so the samples drawn) must be the very same, in fewer
     # steps at some positions.
     compared = saved = 0
+
+    def measure(prog: Programme) -> tuple:
+        rng = np.random.default_rng(6)
+        return prog.total, [prog.sample_counts(rng) for _ in range(3)], steps(prog)
+
     for _, args in joint_programme_inputs(n, seeds=3, every=3):
-        got = {}
-        for needs in (False, True):
-            monkeypatch.setattr(hidden_count, "NEEDS", needs)
-            prog = Programme(*args)
-            if prog.build(2000, 50_000):
-                rng = np.random.default_rng(6)
-                samples = [prog.sample_counts(rng) for _ in range(3)]
-                got[needs] = (prog.total, samples, 50_000 - prog._budget[1])
-        if len(got) < 2:
+        got = built_both_ways(monkeypatch, "NEEDS", args, measure)
+        if got is None:
             continue
         assert got[True][0] == got[False][0]  # the same sums in the same order
         assert got[True][1] == got[False][1]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from typing import Any
 
 from cardzoo.envs.odins_ravens import MOVE_INDEX, Config, State
@@ -68,3 +68,25 @@ def snapshot(state: State) -> tuple:
         state.view(1),
         state.move_count,
     )
+
+
+def belief_within(log: list[tuple], limit: int):
+    """The belief over ``log`` built event by event from the start of the game; None once it
+    passes ``limit`` states (so that brute-force comparisons stay cheap)."""
+    from cardzoo.envs.odins_ravens.hidden import Belief
+
+    belief = Belief.start()
+    for event in log:
+        belief = belief.advance([event])
+        if len(belief.states) > limit:
+            return None
+    return belief
+
+
+def shares(states, weights) -> dict:
+    """Each distinct state's share of the total weight."""
+    total = sum(weights)
+    out: dict = defaultdict(float)
+    for state, weight in zip(states, weights):
+        out[state] += weight / total
+    return out

@@ -7,7 +7,7 @@ and against a brute-force count of every card-level history."""
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 
 import pytest
 from cardzoo.envs.odins_ravens import Config, hidden
@@ -21,6 +21,7 @@ from cardzoo.envs.odins_ravens.hidden import (
     STASH,
     Belief,
 )
+from ravens_helpers import belief_within, shares
 from test_ravens_determinize import (
     assert_samples_follow_brute_force,
     pool,
@@ -67,25 +68,12 @@ def canonical(state: tuple) -> tuple:
     return (current, undrawn, new_pools, tuple(known_counts), bag(hand), new_aux)
 
 
-def _shares(states, weights) -> dict:
-    total = sum(weights)
-    out: dict = defaultdict(float)
-    for st, w in zip(states, weights):
-        out[st] += w / total
-    return out
-
-
 def _unmerged(log, monkeypatch, limit: int = 10**6) -> Belief | None:
     """The belief built without the merges; None once it passes ``limit`` states."""
     with monkeypatch.context() as m:
         m.setattr(hidden, "_join_known", lambda state, epoch: state)
         m.setattr(hidden, "_forget_spent_type", lambda state, epoch, kind: state)
-        belief = Belief.start()
-        for event in log:
-            belief = belief.advance([event])
-            if len(belief.states) > limit:
-                return None
-        return belief
+        return belief_within(log, limit)
 
 
 @pytest.mark.parametrize(
@@ -102,8 +90,8 @@ def test_merged_belief_equals_the_unmerged_one_merged(cfg, monkeypatch):
                 continue
             merged = Belief.start().advance(log)
             assert merged.dropped == 0
-            want = _shares([canonical(st) for st in plain.states], plain.weights)
-            got = _shares([canonical(st) for st in merged.states], merged.weights)
+            want = shares([canonical(st) for st in plain.states], plain.weights)
+            got = shares([canonical(st) for st in merged.states], merged.weights)
             assert set(got) == set(want)
             for st, share in want.items():
                 assert got[st] == pytest.approx(share, rel=1e-9, abs=1e-15)

@@ -30,6 +30,7 @@ from cardzoo.envs.odins_ravens.hidden import (
 )
 from cardzoo.envs.odins_ravens.labels import _allowed, _entry_labels, _is_bag
 from cardzoo.train.bench_loops import game_positions
+from ravens_helpers import belief_within, shares
 from test_ravens_determinize import brute_force, pool, random_positions
 
 F, M, P = range(3)
@@ -237,32 +238,14 @@ def _grouped(state: tuple, shape: list[tuple[int, bool]]) -> tuple:
     return (current, undrawn, pools, hand, tuple(out))
 
 
-def _build(log: list[tuple], limit: int = 800) -> Belief | None:
-    """The uncut belief over ``log``; None once it passes ``limit`` states (kept cheap)."""
-    belief = Belief.start()
-    for event in log:
-        belief = belief.advance([event])
-        if len(belief.states) > limit:
-            return None
-    return belief
-
-
 def _assert_bags_equal_grouped_slots(bagged: Belief, slots: Belief) -> None:
     """The bagged belief's shares equal the slot belief's with its slots grouped as the bags."""
     shape = [(sum(n for _, n in _entry_labels(e)), _is_bag(e)) for e in bagged.states[0][4]]
-    want = _shares([_grouped(st, shape) for st in slots.states], slots.weights)
-    got = _shares(bagged.states, bagged.weights)
+    want = shares([_grouped(st, shape) for st in slots.states], slots.weights)
+    got = shares(bagged.states, bagged.weights)
     assert set(got) == set(want)
     for st, share in want.items():
         assert got[st] == pytest.approx(share, rel=1e-9, abs=1e-15)
-
-
-def _shares(states, weights) -> dict:
-    total = sum(weights)
-    out: dict = defaultdict(float)
-    for state, weight in zip(states, weights):
-        out[state] += weight / total
-    return out
 
 
 @pytest.mark.parametrize(
@@ -279,10 +262,10 @@ def test_bagged_belief_equals_the_slot_belief_grouped(cfg, monkeypatch):
             log = s.logs[seat]
             with monkeypatch.context() as m:
                 m.setattr(hidden, "_open_after", lambda open_bag, event: 0)
-                slots = _build(log)
+                slots = belief_within(log, 800)
             if slots is None:
                 continue
-            bagged = _build(log)
+            bagged = belief_within(log, 800)
             _assert_bags_equal_grouped_slots(bagged, slots)
             compared += 1
             merged_away += len(slots.states) - len(bagged.states)
