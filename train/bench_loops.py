@@ -166,16 +166,20 @@ def along_loop(
     seed: int = 0,
 ) -> Sample:
     """``call(state)`` once at every decision of the given games (``games[i]`` was played from
-    seed ``seed + i``), replayed from their start again and again for about ``seconds``: what
-    an agent pays in a real game, where every call meets a new position and whatever the state
-    keeps between calls is carried along as moves are applied. Only the calls are timed."""
+    seed ``seed + i``), then of as many new seeded games (seeds going on from theirs), pass after
+    pass for about ``seconds``: what an agent pays in a real game, where every call meets a new
+    position and whatever the state keeps between calls is carried along as moves are applied.
+    No game is played twice: a ``determinize`` that keeps what it built for a position would
+    otherwise meet, from the second pass on, positions it has already seen, which flatters it.
+    Only the calls are timed (making the new games pushes the deadline back by what it took)."""
     calls = passes = 0
     wall = cpu = 0.0
     deadline = time.perf_counter() + seconds
     clock, cpu_clock = time.perf_counter, time.process_time
+    first = seed
     while True:
         for game, moves in enumerate(games):
-            state = state_cls(config, seed=seed + game)
+            state = state_cls(config, seed=first + game)
             for move in moves:
                 w0, c0 = clock(), cpu_clock()
                 call(state)
@@ -188,6 +192,10 @@ def along_loop(
         passes += 1
         if clock() >= deadline:
             break
+        made = clock()
+        first += len(games)
+        games = game_moves(state_cls, config, len(games), first)
+        deadline += clock() - made
     return Sample(calls, calls, passes, wall, cpu)
 
 

@@ -181,8 +181,17 @@ def test_along_loop_calls_once_at_every_decision_of_the_seeded_games():
             expected.append(state.render())
             state.apply_id(move)
     assert seen == expected
-    longer = along_loop(lambda s: None, spec.state_cls, config, games, 0.05, 4)
-    assert longer.steps % sum(map(len, games)) in (0, len(games[0])) and longer.episodes >= 1
+    # later passes play new games (seeds 6, 7, ...), never the same game again
+    firsts = []
+
+    def first_positions(s):
+        if s.move_count == 0:
+            firsts.append(s.render())
+
+    longer = along_loop(first_positions, spec.state_cls, config, games, 0.05, 4)
+    assert longer.episodes >= 2 and len(firsts) >= 3
+    starts = [spec.state_cls(config, seed=4 + g).render() for g in range(len(firsts))]
+    assert firsts == starts and len(set(firsts)) == len(firsts)
 
 
 # -- memory ---------------------------------------------------------------------------------
