@@ -293,11 +293,12 @@ def _step(
 
 _START: LabelState = (-1, 0, (), (), ())
 #: Beyond this many label states a belief is cut back to this many (module docstring); 0: every
-#: sample searched. Measured with 1000: a third fewer cut positions, slowest first calls 2x.
-MAX_STATES = 400
+#: sample searched. 400 until 2026-12-02 (session 8): 1000 cuts 37-90% fewer position-seats
+#: (``bench_ravens_cut.py``), paid for by the lazily built generator (``SeededGenerator``).
+MAX_STATES = 1000
 #: The limit of a belief rebuilt when a later event fits none of a cut's states (seat_belief).
-#: The rebuild takes in the whole log since the checkpoint, once: measured up to 150 ms.
-RETRY_LIMIT = 1000
+#: The rebuild takes in the whole log since the checkpoint, once.
+RETRY_LIMIT = 2500
 #: A cut first drops the lightest states holding at most this share of the posterior's mass.
 CUT_MASS = 0.01
 
