@@ -144,15 +144,32 @@ UNSEEN_DRAW = NUM_KINDS
 def record_as_seen_by(log: list[tuple], length: int, player: int) -> list[tuple]:
     """The public record as ``player`` knows it, for the world ``determinize`` builds: the other
     seats' dealt cards become ``-1`` and their draws ``UNSEEN_DRAW``. The true record holds
-    both, and a sample carrying it would hand the truth to whoever reads the sample."""
-    _, dealt, deck = log[0]
-    hidden = tuple(tuple(h) if q == player else (-1,) * len(h) for q, h in enumerate(dealt))
-    out = [(-1, hidden, deck)]
-    for entry in log[1:length]:
+    both, and a sample carrying it would hand the truth to whoever reads the sample.
+
+    A record is a list only ever appended to (a state copies it before appending past a fork),
+    so what ``player`` knows of its first entries never changes: it is kept per record and seat
+    (``_SEEN``, with the record: a reused id is told apart) and only the entries added since
+    are read; each call returns a new list (a sample appends to its own)."""
+    key = (id(log), player)
+    found = _SEEN.get(key)
+    if found is None or found[0] is not log:
+        if len(_SEEN) >= SEEN_KEPT:
+            _SEEN.clear()
+        _, dealt, deck = log[0]
+        hidden = tuple(tuple(h) if q == player else (-1,) * len(h) for q, h in enumerate(dealt))
+        found = _SEEN[key] = (log, [(-1, hidden, deck)])
+    seen = found[1]
+    for entry in log[len(seen) : length]:
         if entry[0] != player and entry[4] >= 0:
             entry = (*entry[:4], UNSEEN_DRAW)
-        out.append(entry)
-    return out
+        seen.append(entry)
+    return seen[:length]
+
+
+#: Per (id of a record, seat): the record and what the seat knows of its first entries.
+_SEEN: dict[tuple[int, int], tuple[list, list]] = {}
+#: Records x seats kept (a search agent's sampled worlds are records too).
+SEEN_KEPT = 32
 
 
 def check_record_known_to(log: list[tuple], player: int) -> None:
