@@ -173,9 +173,27 @@ def normalised(v: np.ndarray) -> tuple[np.ndarray, float]:
 
 def _falling(c: np.ndarray, size: int) -> np.ndarray:
     """Per hand of ``size`` cards: prod_k (c_k)_(H[k]), the ways to pick its cards from ``c``
-    physical cards per kind (zero where a kind runs short: one factor is then 0)."""
-    table = _HANDS[size]
-    return np.prod(c[table.slot_kind] - table.slot_rank, axis=1)
+    physical cards per kind (zero where a kind runs short: one factor is then 0). Kept by
+    ``c`` and ``size`` (``_FALLING``: one call weighs every other seat against the same
+    ``c``); the products of small integers are exact, slot by slot as over the rows (session
+    8). Read only: the array is shared."""
+    key = (c.dtype.str, c.tobytes(), size)
+    found = _FALLING.get(key)
+    if found is None:
+        if len(_FALLING) >= 64:
+            _FALLING.clear()
+        kinds, ranks = _SLOTS[size]
+        found = np.ones(len(_HANDS[size].hands))
+        for j in range(size):
+            found = found * (c[kinds[j]] - ranks[j])
+        _FALLING[key] = found
+    return found
+
+
+#: ``_falling``'s answers by (the counts' type and bytes, size).
+_FALLING: dict[tuple[str, bytes, int], np.ndarray] = {}
+#: Per hand size: each slot's kinds and ranks over the hands (slot-major).
+_SLOTS = [(t.slot_kind.T.copy(), t.slot_rank.T.copy()) for t in _HANDS]
 
 
 class _Seat:
