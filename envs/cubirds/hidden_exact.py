@@ -173,6 +173,16 @@ repeated calls at such positions too (a search's): at the positions of 16 seeded
 calls at each, the mean repeated call went from 0.19 / 0.13 ms to 0.21 / 0.69 ms at 4 players
 (middle / late) and from 0.53 / 0.35 ms to 2.28 / 1.42 ms at 5 (up to about 9 ms a call where
 the rejection step keeps little); the first calls' medians stayed within noise.
+
+Where the time goes along a game (2026-12-02, session 8; 4 games per player count, each stage
+timed where it runs): at 2 / 3 / 4 / 5 players seat chains 54 / 34 / 30 / 34 % (now kept by
+shape, :mod:`.hidden_chain`), joint programmes that fit 15 / 25 / 13 / 8 %, that exceed their
+limits 2 / 18 / 24 / 18 % (always by steps, 10-20 ms each, at several piles), the rejection step
+5 / 7 / 21 / 27 % (at several piles it keeps about 1 proposal in 200 at 5 players), the pilot
+6 / 3 / 2 / 1 %, cloning and writing back 12 / 9 / 7 / 7 %. Tried: the joint enumeration's last
+step inline (1-8 % off the programmes; not kept), seats in order of their cards in the emptied
+piles (no fewer draws), the joint programme's limits doubled at several piles (calls not exact
+5.0 -> 3.4 % at 4 players, 9.9 -> 5.4 % at 5, for +2 / +8 % of the mean; left to decide).
 """
 
 from __future__ import annotations

@@ -135,8 +135,10 @@ def final_splits(unseen: list[int], sizes: list[int], before: int) -> tuple | No
     left (the pile) per way, and the log of the pile's orders ``|R|! / prod_k R_k!`` up to a
     constant. None when the (splits before x ways) table would pass ``MAX_CELLS``: with two
     or more seats counted first (``ways.count``), so that a table too large is never listed
-    (one seat's listing is one step, cheaper than the count)."""
-    if len(sizes) > 1 and ways.count(unseen, sizes) > MAX_CELLS // max(before, 1):
+    (one seat's listing is one step, cheaper than the count), and before the count a lower
+    bound on it (``ways.at_least``), which usually decides alone (session 8)."""
+    most = MAX_CELLS // max(before, 1)
+    if len(sizes) > 1 and (ways.at_least(unseen, sizes) > most or ways.count(unseen, sizes) > most):
         return None
     try:
         hands, pile = _take(unseen, sizes, MAX_CELLS // max(before, 1))
