@@ -436,20 +436,43 @@ def _deal_state(
 ) -> tuple[list[int], list[int], list[int]]:
     """Deal every epoch's unrevealed cards uniformly among the ways its tokens allow."""
     current, undrawn, pools, hand, aux = state
-    # Places in a fixed order: hand labels (sorted), aux entries bottom -> top, the draw pile.
-    places: list[tuple[str, int, Label]] = []
+    # Places in a fixed order: hand labels (sorted), aux entries bottom -> top, the draw pile;
+    # grouped by epoch in one pass (each epoch's places in that order, with their labels).
+    at: list[list[int]] = [[] for _ in pools]
+    labels: list[list[Label]] = [[] for _ in pools]
+    j = 0
     for label, n in hand:
-        places += [("hand", 0, label)] * n
-    for i, entry in enumerate(aux):
+        e = label[0]
+        at[e].extend(range(j, j + n))
+        labels[e].extend([label] * n)
+        j += n
+    hand_end = j
+    bounds: list[tuple[int, int]] = []
+    for entry in aux:
+        start = j
         for label, n in _entry_labels(entry):
-            places += [("aux", i, label)] * n
-    places += [("draw", 0, (current, 0))] * undrawn
-    kinds = [-1] * len(places)
+            e = label[0]
+            at[e].extend(range(j, j + n))
+            labels[e].extend([label] * n)
+            j += n
+        bounds.append((start, j))
+    if undrawn:
+        at[current].extend(range(j, j + undrawn))
+        labels[current].extend([(current, 0)] * undrawn)
+    kinds = [-1] * (j + undrawn)
     for epoch, pool in enumerate(pools):
-        mine = [j for j, place in enumerate(places) if place[2][0] == epoch]
-        if mine:
-            _deal_epoch([places[j][2] for j in mine], list(pool), rng, mine, kinds)
-    return _worlds_zones(places, kinds, aux, rng)
+        if at[epoch]:
+            _deal_epoch(labels[epoch], list(pool), rng, at[epoch], kinds)
+    hand_counts = [0] * NUM_KINDS
+    for k in kinds[:hand_end]:
+        hand_counts[k] += 1
+    out_aux: list[int] = []
+    for entry, (start, end) in zip(aux, bounds):
+        block = kinds[start:end]
+        if _is_bag(entry):  # a rearranged deck lies in an order nobody but the owner saw
+            block = [block[i] for i in rng.permutation(len(block)).tolist()]
+        out_aux += block
+    return hand_counts, out_aux, kinds[j:]
 
 
 def _deal_epoch(
@@ -457,8 +480,9 @@ def _deal_epoch(
 ) -> None:
     """Deal the cards ``left`` (counts per kind) to one epoch's places (their ``labels``),
     writing each place's kind into ``kinds`` at its index in ``at``."""
+    # (Permutations are read as lists: indexing with numpy ints costs several times more.)
     masked = [i for i, label in enumerate(labels) if label[1]]
-    free = [at[i] for i, label in enumerate(labels) if not label[1]]
+    free = [at[i] for i, label in enumerate(labels) if not label[1]] if masked else at
     # Masked places one by one, each kind with the share of deals it leaves open...
     for n, i in enumerate(masked):
         sizes: dict[int, int] = {}
@@ -476,7 +500,7 @@ def _deal_epoch(
         left[k] -= 1
     # ... then the free places: a uniformly random order of what is left.
     cards = [k for k in range(NUM_KINDS) for _ in range(left[k])]
-    for j, c in zip(free, rng.permutation(len(cards))):
+    for j, c in zip(free, rng.permutation(len(cards)).tolist()):
         kinds[j] = cards[c]
 
 
@@ -489,28 +513,6 @@ def _weighted_choice(options: list[tuple[int, int]], rng: np.random.Generator) -
             return kind
         r -= w
     return options[-1][0]
-
-
-def _worlds_zones(
-    places: list[tuple[str, int, Label]], kinds: list[int], aux: tuple, rng: np.random.Generator
-) -> tuple[list[int], list[int], list[int]]:
-    """The dealt kinds as (hand counts, aux deck bottom -> top, draw pile bottom -> top)."""
-    hand_counts = [0] * NUM_KINDS
-    entries: list[list[int]] = [[] for _ in aux]
-    draw: list[int] = []
-    for (zone, i, _), k in zip(places, kinds):
-        if zone == "hand":
-            hand_counts[k] += 1
-        elif zone == "aux":
-            entries[i].append(k)
-        else:
-            draw.append(k)
-    out_aux: list[int] = []
-    for entry, block in zip(aux, entries):
-        if _is_bag(entry):  # a rearranged deck lies in an order nobody but the owner saw
-            block = [block[j] for j in rng.permutation(len(block))]
-        out_aux += block
-    return hand_counts, out_aux, draw
 
 
 def sample_hidden(
@@ -615,11 +617,11 @@ def determinize(state: State, player: int, rng: np.random.Generator | int | None
     # sample depends on what the seat knows and on ``rng``, never on the true order.
     k = state.land_known
     top = sorted(state.land_deck[k:])
-    new.land_deck = state.land_deck[:k] + [top[i] for i in rng.permutation(len(top))]
+    new.land_deck = state.land_deck[:k] + [top[i] for i in rng.permutation(len(top)).tolist()]
     down = sorted(state.magic_way_down)
-    new.magic_way_down = [down[i] for i in rng.permutation(len(down))]
+    new.magic_way_down = [down[i] for i in rng.permutation(len(down)).tolist()]
     own = sorted(state.draws[player])
-    new.draws[player] = [own[i] for i in rng.permutation(len(own))]
+    new.draws[player] = [own[i] for i in rng.permutation(len(own)).tolist()]
     q = 1 - player
     belief = seat_belief(state, q)
     if belief.states is not None:
