@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from functools import cache
 from itertools import product
+from math import comb
 
 import numpy as np
 
@@ -72,11 +73,10 @@ def at_least(pool: list[int], sizes: list[int]) -> int:
 
 
 def _fits(pool: list[int], size: int) -> int:
-    """How many multisets of ``size`` cards fit in ``pool``: the coefficient of ``x**size``
-    in the product over kinds of ``1 + x + ... + x**pool[k]``."""
-    coef = [1] + [0] * size
-    for c in pool:
-        if c:
-            m = min(c, size)
-            coef = [sum(coef[max(0, j - m) : j + 1]) for j in range(size + 1)]
-    return coef[size]
+    """How many multisets of ``size`` cards (at most ``MOST_CARDS``) fit in ``pool``: from
+    the numbers of kinds with at least one, two and three cards, by the hand's pattern
+    (three kinds, a pair and a single, three of a kind)."""
+    one = sum(1 for c in pool if c >= 1)
+    two = sum(1 for c in pool if c >= 2)
+    three = sum(1 for c in pool if c >= 3)
+    return (1, one, one * (one - 1) // 2 + two, comb(one, 3) + two * (one - 1) + three)[size]
