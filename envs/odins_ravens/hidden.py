@@ -293,7 +293,7 @@ def _step(
 
 _START: LabelState = (-1, 0, (), (), ())
 #: Beyond this many label states a belief is cut back to this many (module docstring); 0: every
-#: sample searched. 400 until 2026-12-02 (session 8): 1000 cuts 37-90% fewer position-seats
+#: sample searched. 400 until 2026-12-02 (session 8): 1000 cuts 28-88% fewer position-seats
 #: (``bench_ravens_cut.py``), paid for by the lazily built generator (``SeededGenerator``).
 MAX_STATES = 1000
 #: The limit of a belief rebuilt when a later event fits none of a cut's states (seat_belief).
