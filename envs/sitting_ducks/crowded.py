@@ -29,7 +29,9 @@ In steps 2 and 3 what is left of ``T`` per partial split is one int with a guard
 (taking a hand clears the bit of a kind that runs short) and its mixed-radix number
 (``_take_hands``): per pair a few int operations instead of a row of counts per kind, the
 same pairs kept. Between positions of one record the splits before the last reshuffle are kept
-while the current pile's record only rules hands out (``_closed_splits``).
+while the current pile's record only rules hands out (``_closed_splits``), and each seat's
+walk through the current pile keeps only the rows (hands at the last reshuffle) still alive
+(2026-12-02, session 8: two thirds of them die, measured along a seeded six-player game).
 
 The sums are the same as the listing's (a split left out has weight zero), so the sampler
 stays exact (``tests/sitting_ducks/test_ducks_exact_crowded.py``: brute force on tiny five-
@@ -96,22 +98,25 @@ class _Seat:
         found = memo.get((q, key)) if memo is not None else None
         if (
             found is None
-            or len(found[3][3]) > len(steps)
-            or steps[: len(found[3][3])] != found[3][3]
+            or len(found[3][4]) > len(steps)
+            or steps[: len(found[3][4])] != found[3][4]
         ):
             found = self._closed(split, q, key, advance, memo.get("record") if memo else None)
-        self.rows, self.mats, self.scale, (v, size, s, done) = found
+        self.rows, self.mats, self.scale, (v, live, size, s, done) = found
         more = steps[len(done) :]
-        if more:
+        if more:  # only the rows still alive are walked (``walks.walk_rows``)
             v, size, s2 = _walk(advance, v, size, more, key)
             s += s2
+            v, live = walks.live_rows(v, live)
         if memo is not None:
-            memo[(q, key)] = (self.rows, self.mats, self.scale, (v, size, s, list(steps)))
-        self.last, self.last_scale = v, s
+            memo[(q, key)] = (self.rows, self.mats, self.scale, (v, live, size, s, list(steps)))
+        self.last, self.live, self.last_scale = v, live, s
         reach = [self.mats[0][0] > 0]
         for m in self.mats[1:]:
             reach.append(reach[-1].astype(float) @ m > 0)
-        self.alive = [reach[-1] & (self.last.sum(axis=1) > 0)]
+        ends = np.zeros(len(self.rows[-1]), dtype=bool)
+        ends[live] = v.sum(axis=1) > 0
+        self.alive = [reach[-1] & ends]
         for b in range(len(self.mats) - 1, 0, -1):
             self.alive.insert(0, reach[b - 1] & (self.mats[b] @ self.alive[0] > 0))
 
@@ -132,7 +137,14 @@ class _Seat:
             mats.append(m[:, rows[b]])
             scale += s
         start = self.sizes[len(pools) - 1]
-        return rows, mats, scale, (_one_hot(rows[-1], start), start, 0.0, [])
+        live = np.arange(len(rows[-1]))
+        return rows, mats, scale, (_one_hot(rows[-1], start), live, start, 0.0, [])
+
+    def full_last(self) -> np.ndarray:
+        """``last`` over every row at the last reshuffle (the rows left out weigh zero)."""
+        out = np.zeros((len(self.rows[-1]), self.last.shape[1]))
+        out[self.live] = self.last
+        return out
 
 
 #: Per record, viewer and number of reshuffles: the seats' memos (``_Seat``), each kept with
@@ -281,7 +293,8 @@ def _staged(seats: list[_Seat], prev: np.ndarray, alpha, pool, unseen) -> tuple:
         ok[ok] = done[i + 1][rest[ok].astype(np.int64) @ radix_t]
         way, g, rest = way[ok], g[ok], rest[ok]
         table = _HANDS[seat.sizes[-1]]
-        way2, h = _nonzero_pairs(seat.last, g, MAX_HAND_WAYS)
+        last = seat.full_last()
+        way2, h = _nonzero_pairs(last, g, MAX_HAND_WAYS)
         from_u = left_u[way[way2]]
         picks = np.prod(
             from_u[np.arange(len(h))[:, None], table.slot_kind[h]] - table.slot_rank[h], axis=1
@@ -289,7 +302,7 @@ def _staged(seats: list[_Seat], prev: np.ndarray, alpha, pool, unseen) -> tuple:
         ok = picks > 0
         way2, h = way2[ok], h[ok]
         parent = way[way2]
-        w = fwd[parent] * m[p[parent], g[way2]] * seat.last[g[way2], h] * picks[ok]
+        w = fwd[parent] * m[p[parent], g[way2]] * last[g[way2], h] * picks[ok]
         left_t, left_u = rest[way2], from_u[ok] - table.counts[h]
         key = np.stack([left_t.astype(np.int64) @ radix_t, left_u @ radix_u], axis=1)
         key = np.concatenate([key, prev[src[parent], i + 1 :]], axis=1)
@@ -519,6 +532,9 @@ def last_splits(split: _Split, keys: list[int], advance, memo: dict | None = Non
         except NotCovered:  # too many ways: the hands now come by rejection (now.py)
             pass
     unseen = np.array(split.unseen, dtype=float)
-    lasts = [now.LastStep(s.last, split.final[q], unseen) for s, q in zip(seats, split.others)]
+    lasts = [
+        now.LastStep(s.last, split.final[q], unseen, s.live, len(s.rows[-1]))
+        for s, q in zip(seats, split.others)
+    ]
     levels, final, more = _swept(seats, prev, alpha, split.pools[-1], lasts, sum(split.unseen))
     return None if more == float("-inf") else ("swept", levels, final, scale + more, lasts)

@@ -49,24 +49,44 @@ class LastStep:
     ``dealt`` per row, ``bound`` per row (the seat's factor in the split's proposal weight);
     ``cum`` (the cumulative ``B * (U)_H`` of some rows) and ``phi`` (``phi / top`` at some
     (row, hand) pairs) are made only for the rows a proposal reaches: a call at a new position
-    builds a ``LastStep`` per seat but draws from few of its rows."""
+    builds a ``LastStep`` per seat but draws from few of its rows. With ``live`` (session 8)
+    ``b`` holds only those of the ``rows`` rows (the walk's live rows, ``walks.walk_rows``):
+    the per-row arrays cover every row, the rows left out weighing zero (never drawn from).
+    Proposals in batches draw each seat's hand per distinct row (``pick``)."""
 
-    __slots__ = ("size", "b", "falling", "norm", "dealt", "safe", "bound", "_rows")
+    __slots__ = ("size", "b", "falling", "norm", "dealt", "safe", "bound", "_rows", "_where")
 
-    def __init__(self, b: np.ndarray, size: int, unseen: np.ndarray) -> None:
+    def __init__(
+        self,
+        b: np.ndarray,
+        size: int,
+        unseen: np.ndarray,
+        live: np.ndarray | None = None,
+        rows: int = 0,
+    ) -> None:
         table = _HANDS[size]
         # Only the per-row totals are needed for every row: ``B * (U)_H`` is summed as one
         # matrix-vector product and made in full only for the rows drawn from (``cum``).
         self.b = b
         self.falling = _falling(unseen, size)
         self.size = size
-        self.norm = b @ self.falling
+        norm = b @ self.falling
         top = (b / table.orders).max(axis=1) if len(b) else np.zeros(0)
+        self._where = None
+        if live is not None:  # ``b`` holds only the rows ``live`` of ``rows``: the rest weigh 0
+            self._where = np.full(rows, -1, dtype=np.int64)
+            self._where[live] = np.arange(len(live))
+            norm, top = _spread(norm, live, rows), _spread(top, live, rows)
+        self.norm = norm
         deals = float(np.prod(unseen.sum() - np.arange(size)))  # (|U|)_m ordered deals
         self.safe = np.where(top > 0, top, 1.0)
         self.dealt = (top > 0) & (self.norm >= DEALT_AT_LEAST * self.safe * deals)
         self.bound = np.where(self.dealt, top, self.norm)
         self._rows: dict[int, np.ndarray] = {}  # rows' cumulative weights made so far
+
+    def _b(self, rows):
+        """``B`` at ``rows`` (rows of weight zero, left out of ``b``, are never drawn from)."""
+        return self.b[rows if self._where is None else self._where[rows]]
 
     def cum(self, rows) -> np.ndarray:
         """The cumulative weights ``B * (U)_H`` of a row (an int), or of rows (an array, one
@@ -75,13 +95,38 @@ class LastStep:
         if isinstance(rows, int):
             found = self._rows.get(rows)
             if found is None:
-                found = self._rows[rows] = np.cumsum(self.b[rows] * self.falling)
+                found = self._rows[rows] = np.cumsum(self._b(rows) * self.falling)
             return found
-        return np.cumsum(self.b[rows] * self.falling, axis=1)
+        return np.cumsum(self._b(rows) * self.falling, axis=1)
+
+    def pick(self, rows: np.ndarray, x: np.ndarray) -> np.ndarray:
+        """Per proposal (``rows``: its row, ``x``: its uniform): the hand drawn from the row's
+        weights ``B * (U)_H``, each distinct row's cumulative weights made once (``cum``) and
+        kept: the same hands as comparing every proposal with its own row's cumulative
+        weights, without a (proposals x hands) array (session 8)."""
+        out = np.zeros(len(rows), dtype=np.int64)
+        if not len(rows):
+            return out
+        order = np.argsort(rows, kind="stable")  # the proposals grouped by row
+        ordered = rows[order]
+        cuts = [0, *(np.flatnonzero(ordered[1:] != ordered[:-1]) + 1).tolist(), len(rows)]
+        for lo, hi in zip(cuts[:-1], cuts[1:]):
+            at = order[lo:hi]
+            cum = self.cum(int(ordered[lo]))
+            out[at] = np.searchsorted(cum, x[at] * cum[-1], "right")
+        return np.minimum(out, len(self.falling) - 1)
 
     def phi(self, rows, hands):
         """``phi / top`` at (row, hand) pairs: a dealt hand's acceptance."""
-        return self.b[rows, hands] / _HANDS[self.size].orders[hands] / self.safe[rows]
+        where = rows if self._where is None else self._where[rows]
+        return self.b[where, hands] / _HANDS[self.size].orders[hands] / self.safe[rows]
+
+
+def _spread(x: np.ndarray, live: np.ndarray, rows: int) -> np.ndarray:
+    """Per-row values of the rows ``live`` spread over all ``rows`` rows (0 elsewhere)."""
+    out = np.zeros(rows)
+    out[live] = x
+    return out
 
 
 def log_deal(lasts: list[LastStep], rows: np.ndarray, unseen_total: int) -> np.ndarray:
@@ -150,8 +195,10 @@ def propose_many(lasts: list[LastStep], rows: np.ndarray, unseen: np.ndarray, lo
     log_p = np.zeros(n)
     dealt = np.stack([last.dealt[rows[:, i]] for i, last in enumerate(lasts)], axis=1)
     for i, last in enumerate(lasts):
-        cum = last.cum(rows[:, i])
-        h = np.minimum((cum <= (u[:, i] * cum[:, -1])[:, None]).sum(axis=1), cum.shape[1] - 1)
+        # Dealt seats' hands come below; only the drawn ones are drawn from their rows.
+        drawn = np.flatnonzero(~dealt[:, i])
+        h = np.zeros(n, dtype=np.int64)
+        h[drawn] = last.pick(rows[drawn, i], u[drawn, i])
         counts = _HANDS[last.size].counts[h] * ~dealt[:, i, None]
         ids[:, i] = h
         s += counts

@@ -47,8 +47,9 @@ rejection above (a position where a fixed trial of ``TRIAL`` proposals accepts u
 ``TRIAL_FIRST`` proposals usually decide it alone).
 
 Kept per record (``walks.py``) and extended by the turns played since: the record cut at the
-reshuffles (``split.py``), each seat's walk through the first pile and through the current one,
-and the listed splits with the chain summed up to the last reshuffle (``_listed_kept``). Tests:
+reshuffles (``split.py``), each seat's walk through the first pile and through the current one
+(the latter over the candidate hands still alive only: ``walks.walk_rows``, session 8), and the
+listed splits with the chain summed up to the last reshuffle (``_listed_kept``). Tests:
 ``tests/sitting_ducks/test_ducks_exact_reshuffled.py`` and ``test_ducks_exact_crowded.py``
 (brute force on tiny positions).
 """
@@ -172,16 +173,21 @@ class _Chain:
             name = ("last", split.player, q, key)
             start = _start(cands[-1][i], split.sizes[-1][q])
             steps = split.steps[q][-1]
-            ends.append(walks.walk(memo, name, start, steps, key, split.last_reshuffle))
-            scale += ends[-1][2]
+            ends.append(walks.walk_rows(memo, name, start, steps, key, split.last_reshuffle))
+            scale += ends[-1][3]
         self.rows = pos[-1]
         self.hands = final[0] if final else None
-        self.lasts = [] if final else [now.LastStep(v, size, unseen) for v, size, _ in ends]
+        self.lasts = [
+            now.LastStep(v, size, unseen, live, len(rows))
+            for (v, live, size, _), rows in zip(ends, cands[-1])
+            if not final
+        ]
         if final:  # the hands now summed exactly: weights per way of taking them
             hands, _, pile_log = final
             step = np.exp(pile_log - pile_log.max())[None, :]
-            for i, (v, _, _) in enumerate(ends):
-                step = step * v[np.ix_(pos[-1][:, i], hands[:, i])]
+            for i, (v, live, _, _) in enumerate(ends):
+                at = _live_at(v, live, len(cands[-1][i]))
+                step = step * at[np.ix_(pos[-1][:, i], hands[:, i])]
             w, deals = alpha @ step, float(pile_log.max())
         else:  # the hands now by rejection (``now.py``): each seat's bound, the deals' ways
             w = alpha
@@ -193,6 +199,14 @@ class _Chain:
         total = float(w.sum())
         self.cum = np.cumsum(w)
         self.log_weight = scale + log(total) + deals if total > 0 else float("-inf")
+
+
+def _live_at(v: np.ndarray, live: np.ndarray, rows: int) -> np.ndarray:
+    """A walk's weights over all its ``rows`` rows, from those of its live rows ``live``
+    (``walks.walk_rows``); the rows left out weigh zero."""
+    out = np.zeros((rows, v.shape[1]))
+    out[live] = v
+    return out
 
 
 def _one_hot(rows: np.ndarray, size: int) -> np.ndarray:

@@ -9,7 +9,8 @@ seat, its forced-discard masks, and where the walk starts), the weights reached 
 walked; a later position of the same record walks only its new steps. A walk whose steps are
 not an extension of the kept ones (another record prefix, a clone that forked) starts afresh,
 so the weights are always those of a walk from the start (tests:
-``tests/sitting_ducks/test_ducks_walks.py``).
+``tests/sitting_ducks/test_ducks_walks.py``). A walk with one row per candidate hand at the
+last reshuffle (``walk_rows``) keeps only the rows still alive (2026-12-02, session 8).
 """
 
 from __future__ import annotations
@@ -92,3 +93,52 @@ def walk(
     if memo is not None:
         memo[name] = (v, size, scale, list(steps), origin)
     return v, size, scale
+
+
+def live_rows(v: np.ndarray, live: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``v`` (rows x hands) without its rows of weight zero, and which rows of the start the
+    rows kept are (``live``: the start's row of each row of ``v``). A row of zeros stays so at
+    every later step: nothing that comes after needs it."""
+    keep = v.any(axis=1)
+    if keep.all():
+        return v, live
+    return v[keep], live[keep]
+
+
+def walk_rows(
+    memo: dict | None,
+    name: tuple,
+    start: Callable[[], tuple[np.ndarray, int]],
+    steps: list,
+    key: int,
+    origin: object = None,
+) -> tuple[np.ndarray, np.ndarray, int, float]:
+    """``walk`` for a walk with one row per start (each candidate hand at the last reshuffle),
+    whose rows die as the record rules those hands out (about half of them at three and four
+    players, two thirds at six, measured along seeded games, session 8): the rows of zeros are
+    dropped as they die (``live_rows``), so that the later steps walk only the live ones.
+    Returns the live rows' weights, their rows in the start, the size and the log of the
+    factor: the weights and factor of ``walk``'s live rows, up to rounding (the totals are
+    summed without the rows of zeros)."""
+    found = memo.get(name) if memo is not None else None
+    if (
+        found is not None
+        and found[5] == origin
+        and len(found[4]) <= len(steps)
+        and steps[: len(found[4])] == found[4]
+    ):
+        v, live, size, scale, done, _ = found
+        more = steps[len(done) :]
+        if more and scale != float("-inf"):  # none explains the kept steps: none explains more
+            v, size, extra = advance(v, size, more, key)
+            scale = extra if extra == float("-inf") else scale + extra
+            v, live = live_rows(v, live) if scale != float("-inf") else (v, live)
+    else:
+        v, size = start()
+        v, size, scale = advance(v, size, steps, key)
+        live = np.arange(len(v))
+        if scale != float("-inf"):
+            v, live = live_rows(v, live)
+    if memo is not None:
+        memo[name] = (v, live, size, scale, list(steps), origin)
+    return v, live, size, scale

@@ -1,0 +1,172 @@
+"""Session 8: the walks through the current pile keep only their live rows, and
+``now.propose_many`` draws per distinct row; same samples as the paths they replace.
+
+- ``now.propose_many`` draws a seat's hand per distinct row (``LastStep.pick``, each row's
+  cumulative weights made once) instead of a (proposals x hands) array: the same hands and
+  acceptances as comparing every proposal with its own row's cumulative weights.
+- The walks through the current pile (one row per candidate hand at the last reshuffle) keep
+  only the rows still alive (``walks.walk_rows``, ``crowded._Seat``, ``now.LastStep`` with
+  ``live``): the same weights (up to rounding) and samples as walking every row.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from cardzoo.envs.sitting_ducks import Config, State, crowded, exact, now, reshuffled, walks
+from cardzoo.envs.sitting_ducks.data import NUM_KINDS
+from cardzoo.envs.sitting_ducks.exact import _HANDS
+
+
+def _lasts(rng: np.random.Generator, sizes: list[int], unseen: np.ndarray) -> list:
+    """``now.LastStep`` per seat from random sparse weights (some rows all zero)."""
+    out = []
+    for size in sizes:
+        b = rng.random((12, len(_HANDS[size].hands)))
+        b[b < 0.6] = 0.0
+        flat = rng.random(12) < 0.4  # nearly as dealt: these rows are dealt
+        b[flat] = _HANDS[size].orders * rng.uniform(0.8, 1.0, (flat.sum(), b.shape[1]))
+        b[rng.random(12) < 0.2] = 0.0
+        out.append(now.LastStep(b, size, unseen))
+    return out
+
+
+def _reference(lasts, rows, unseen, log_falling, u):
+    """``propose_many`` with each proposal compared with its own row's cumulative weights
+    (the path before session 8), as (ids of the accepted proposals, acceptances)."""
+    saved = now.LastStep.pick
+
+    def per_proposal(self, rows, x):
+        cum = np.cumsum(self.b[rows] * self.falling, axis=1)
+        return np.minimum((cum <= (x * cum[:, -1])[:, None]).sum(axis=1), cum.shape[1] - 1)
+
+    now.LastStep.pick = per_proposal
+    try:
+        return now.propose_many(lasts, rows, unseen, log_falling, u)
+    finally:
+        now.LastStep.pick = saved
+
+
+def test_propose_many_per_distinct_row_draws_the_same_hands(monkeypatch):
+    """Same hands and acceptances as the per-proposal comparison, for several seat counts and
+    dealt/drawn mixes; a row's cumulative weights are made once, never a (proposals x hands)
+    array (``LastStep.cum`` is only ever asked for one row: fails on the old path)."""
+    asked = []
+    cum = now.LastStep.cum
+
+    def one_row_only(self, rows):
+        asked.append(rows)
+        return cum(self, rows)
+
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        unseen = rng.integers(2, 6, NUM_KINDS).astype(np.int64)
+        sizes = [3, 2, 3, 3][: 2 + seed % 3]
+        lasts = _lasts(rng, sizes, unseen.astype(float))
+        m = len(lasts)
+        live = [np.flatnonzero(last.bound > 0) for last in lasts]
+        rows = np.stack([rng.choice(r, 64) for r in live], axis=1)
+        u = rng.random((64, now.uniforms(m)))
+        log_falling = reshuffled.log_falling(unseen.tolist())
+        want_ids, want_ok = _reference(lasts, rows, unseen, log_falling, u)
+        monkeypatch.setattr(now.LastStep, "cum", one_row_only)
+        got_ids, got_ok = now.propose_many(lasts, rows, unseen, log_falling, u)
+        monkeypatch.setattr(now.LastStep, "cum", cum)
+        assert np.array_equal(got_ok, want_ok) and got_ok.any()
+        assert np.array_equal(got_ids[got_ok], want_ids[got_ok])
+    assert asked and all(isinstance(r, int) for r in asked)
+
+
+def test_walk_rows_keeps_the_live_rows_of_the_walk_from_the_start():
+    """Extended step by step, the kept walk holds exactly the rows of the whole walk that are
+    not all zero, with their weights and factor; other steps or another origin start afresh."""
+    memo: dict = {}
+    rows = np.arange(0, 816, 7)
+    start = reshuffled._start(rows, 3)
+    steps = [(0, None), None, (5, None), None, (5, None), None, (2, None), None]
+    dropped = False
+    for cut in range(len(steps) + 1):
+        v, live, size, scale = walks.walk_rows(memo, ("last", 0), start, steps[:cut], 0, 1)
+        full, size2, scale2 = walks.advance(*start(), steps[:cut], 0)
+        alive = np.flatnonzero(full.any(axis=1))
+        assert size == size2 and scale == pytest.approx(scale2)
+        assert np.array_equal(live, alive) and v.any(axis=1).all()
+        assert np.allclose(v, full[alive], rtol=1e-12, atol=0.0)
+        dropped |= len(live) < len(rows)
+    assert dropped
+    for origin, other in [(2, steps), (1, [(7, None), None])]:
+        v, live, _, _ = walks.walk_rows(memo, ("last", 0), start, other, 0, origin)
+        full = walks.advance(*start(), other, 0)[0]
+        assert np.array_equal(live, np.flatnonzero(full.any(axis=1)))
+        assert np.allclose(v, full[live], rtol=1e-12, atol=0.0)
+
+
+def test_last_step_over_live_rows_equals_the_last_step_over_every_row():
+    rng = np.random.default_rng(7)
+    unseen = rng.integers(1, 5, NUM_KINDS).astype(float)
+    for size in (2, 3):
+        b = rng.random((40, len(_HANDS[size].hands)))
+        b[b < 0.5] = 0.0
+        b[::3] = _HANDS[size].orders  # dealt rows
+        b[rng.random(40) < 0.4] = 0.0
+        live = np.flatnonzero(b.any(axis=1))
+        full, kept = now.LastStep(b, size, unseen), now.LastStep(b[live], size, unseen, live, 40)
+        for name in ("norm", "dealt", "bound", "safe"):
+            assert np.allclose(getattr(kept, name), getattr(full, name), rtol=1e-12, atol=0.0)
+        assert kept.dealt.any() and (~kept.dealt[live]).any()
+        for row in live.tolist():
+            assert np.allclose(kept.cum(row), full.cum(row), rtol=1e-12, atol=0.0)
+        hands = rng.integers(0, len(_HANDS[size].hands), len(live))
+        assert np.allclose(kept.phi(live, hands), full.phi(live, hands), rtol=1e-12, atol=0.0)
+        assert np.allclose(kept.cum(live), full.cum(live), rtol=1e-12, atol=0.0)
+
+
+def _every_row(v, live):
+    return v, live
+
+
+@pytest.mark.parametrize(
+    "n,mode,seed,first", [(3, "standard", 1, 0), (4, "hidden", 2, 0), (6, "standard", 5, 40)]
+)
+def test_live_rows_sample_as_every_row_along_a_game(monkeypatch, n, mode, seed, first):
+    """Along a seeded game (determinize for the seat to play at every decision, as an agent
+    does), every posterior after a reshuffle built from the live rows only has the weights (up
+    to rounding) and the samples of one built walking every row (``live_rows`` switched off,
+    the path before session 8)."""
+    from test_ducks_walks import _fingerprint, _same
+
+    dropped = []
+    live_rows = walks.live_rows
+
+    def counting(v, live):
+        out = live_rows(v, live)
+        dropped.append(len(out[1]) < len(live))
+        return out
+
+    monkeypatch.setattr(walks, "live_rows", counting)
+    state = State(Config(num_players=n, mode=mode), seed=seed)
+    pick = np.random.default_rng(seed)
+    compared = 0
+    for turn in range(400):
+        if state.terminal or compared == 12:
+            break
+        if turn >= first and any(e[3] is not None for e in state._log[1 : state._log_len]):
+            player = state.current_player
+            kept = _fingerprint(_posterior(state, player))
+            with monkeypatch.context() as m:
+                for module, name in [(walks, "_RECORDS"), (crowded, "_MEMOS")]:
+                    m.setattr(module, name, {})
+                m.setattr(reshuffled, "_PREFIXES", {})
+                m.setattr(walks, "live_rows", _every_row)
+                _same(kept, _fingerprint(_posterior(state, player)))
+            compared += 1
+        legal = state.legal_move_ids()
+        state.apply_id(legal[int(pick.integers(len(legal)))])
+    assert compared == 12 and any(dropped)
+
+
+def _posterior(state: State, player: int):
+    try:
+        return exact._posterior(state, player)
+    except reshuffled.NotCovered:
+        return None
