@@ -187,7 +187,26 @@ def _one_hot(rows: np.ndarray, size: int) -> np.ndarray:
 def _completable(seats: list[_Seat], b: int, pool: list[int]) -> tuple[list, np.ndarray]:
     """Per seat i: which parts of ``T_b`` (sub-multisets, by their mixed-radix number) the
     seats from i on can make of hands they may hold there (``done[i]``), and the radix
-    weights. A partial split whose rest is not among them cannot be completed."""
+    weights. A partial split whose rest is not among them cannot be completed. Kept by what
+    it is a function of (``_DONE``: ``T_b`` and the hands the seats after the first may hold
+    there), since along a game the same viewer's next positions mostly ask for it again
+    (session 8); never to be changed by the caller."""
+    key = (tuple(pool), *((s.sizes[b], s.rows[b][s.alive[b]].tobytes()) for s in seats[1:]))
+    found = _DONE.get(key)
+    if found is None:
+        if len(_DONE) >= DONE_KEPT:
+            _DONE.clear()
+        found = _DONE[key] = _completable_afresh(seats, b, pool)
+    return found
+
+
+#: ``_completable``'s answers by their key, and how many are kept.
+_DONE: dict[tuple, tuple] = {}
+DONE_KEPT = 32
+
+
+def _completable_afresh(seats: list[_Seat], b: int, pool: list[int]) -> tuple[list, np.ndarray]:
+    """``_completable`` computed."""
     radix = np.cumprod([1] + [c + 1 for c in pool[:-1]]).astype(np.int64)
     top = np.array(pool, dtype=np.int16)
     numbers = np.arange(int(radix[-1]) * (pool[-1] + 1), dtype=np.int64)
@@ -376,12 +395,9 @@ def _swept(seats: list[_Seat], prev: np.ndarray, alpha, pool, lasts: list, unsee
         w = fwd[way] * m[p[way], g]
         more = drawn[way] + last.size * ~last.dealt[g]
         key = np.concatenate([rest[:, 1:], more[:, None], prev[src[way], i + 1 :]], axis=1)
-        _, first, child = _unique_rows(key)
-        child = child.ravel()
+        first, child, order, starts = _groups(key)
         fwd = np.bincount(child, weights=w, minlength=len(first))
-        order = np.argsort(child, kind="stable")
         share = (w / fwd[child])[order]
-        starts = np.searchsorted(child[order], np.arange(len(first) + 1))
         levels.append((way[order], g[order], np.cumsum(share), starts))
         src, left, drawn = src[way[first]], rest[first], more[first]
         total = float(fwd.sum())
@@ -444,6 +460,32 @@ def _same_state(acc: np.ndarray, w: np.ndarray, src: np.ndarray, left, suffix) -
     _, first, inverse = _unique_rows(key)
     w = np.bincount(inverse.ravel(), weights=w, minlength=len(first))
     return acc[first], w, src[first], left[first]
+
+
+def _groups(rows: np.ndarray) -> tuple:
+    """The distinct rows of ``rows`` (small non-negative ints) as groups: each group's first
+    row, each row's group, the rows sorted by group (stable) and where each group starts in
+    that order (one more: the end). What ``_unique_rows`` and a stable sort by group give,
+    from one sort of the rows' codes (session 8)."""
+    radix = [int(r) + 1 for r in rows.max(axis=0, initial=0)]
+    weights, top = [], 1
+    for r in radix:
+        weights.append(top)
+        top *= r
+    if top >= 1 << 62:  # no code fits: as before, rows compared whole
+        _, first, child = _unique_rows(rows)
+        child = child.ravel()
+        order = np.argsort(child, kind="stable")
+        return first, child, order, np.searchsorted(child[order], np.arange(len(first) + 1))
+    codes = rows @ np.array(weights, dtype=np.int64)
+    order = codes.argsort(kind="stable")
+    ordered = codes[order]
+    new = np.empty(len(codes), dtype=bool)
+    new[:1] = True
+    new[1:] = ordered[1:] != ordered[:-1]
+    child = np.empty(len(codes), dtype=np.intp)
+    child[order] = np.cumsum(new) - 1
+    return order[new], child, order, np.append(np.flatnonzero(new), len(codes))
 
 
 def _unique_rows(rows: np.ndarray) -> tuple:

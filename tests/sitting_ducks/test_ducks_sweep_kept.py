@@ -1,0 +1,62 @@
+"""Session 8, five and six players: ``crowded._completable`` kept by what it is a function of,
+and the last reshuffle's sweep grouping its partial splits with one sort (``crowded._groups``):
+the same answers as computed afresh / as ``np.unique`` and a stable sort."""
+
+from __future__ import annotations
+
+import numpy as np
+from cardzoo.envs.sitting_ducks import Config, State, crowded
+
+
+def test_groups_are_unique_rows_and_a_stable_sort():
+    rng = np.random.default_rng(3)
+    for rows in [
+        rng.integers(0, 4, (300, 3)),
+        rng.integers(0, 2, (50, 1)),
+        np.zeros((0, 2), dtype=np.int64),
+        rng.integers(0, 1 << 40, (200, 2)),  # codes would not fit: rows compared whole
+        np.repeat(rng.integers(0, 1 << 40, (20, 2)), 3, axis=0),
+    ]:
+        first, child, order, starts = crowded._groups(rows)
+        _, want_first, want_child = crowded._unique_rows(rows)
+        want_child = want_child.ravel()
+        want_order = np.argsort(want_child, kind="stable")
+        want_starts = np.searchsorted(want_child[want_order], np.arange(len(want_first) + 1))
+        for got, want in [
+            (first, want_first),
+            (child, want_child),
+            (order, want_order),
+            (starts, want_starts),
+        ]:
+            assert np.array_equal(got, want)
+
+
+def test_kept_completable_parts_equal_parts_computed_afresh(monkeypatch):
+    """Along a seeded six-player game (determinize for the seat to play at every decision)
+    every kept answer equals one computed afresh, and some are asked for again."""
+    asked, computed = [], []
+    kept = crowded._completable
+    afresh = crowded._completable_afresh
+
+    def checked(seats, b, pool):
+        done, radix = kept(seats, b, pool)
+        want_done, want_radix = afresh(seats, b, pool)
+        assert np.array_equal(radix, want_radix) and len(done) == len(want_done)
+        assert all(np.array_equal(x, y) for x, y in zip(done, want_done))
+        asked.append(1)
+        return done, radix
+
+    def counted(seats, b, pool):
+        computed.append(1)
+        return afresh(seats, b, pool)
+
+    monkeypatch.setattr(crowded, "_completable", checked)
+    monkeypatch.setattr(crowded, "_completable_afresh", counted)
+    monkeypatch.setattr(crowded, "_DONE", {})
+    state = State(Config(num_players=6), seed=5)
+    pick = np.random.default_rng(5)
+    while not state.terminal and len(asked) < 40:
+        state.determinize(state.current_player, pick)
+        legal = state.legal_move_ids()
+        state.apply_id(legal[int(pick.integers(len(legal)))])
+    assert len(asked) >= 40 and 2 * len(computed) < len(asked) + len(computed)
