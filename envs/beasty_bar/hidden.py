@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from cardzoo.envs.beasty_bar.data import OWNER, SPECIES
-from cardzoo.envs.core import child_seed, make_rng
+from cardzoo.envs.core import child_rng, make_rng
 
 if TYPE_CHECKING:
     from cardzoo.envs.beasty_bar.game import State
@@ -112,6 +112,6 @@ def determinize(state: State, player: int, rng: np.random.Generator | int | None
         new.hands[q] = pool[:h]
         new.set_asides[q] = pool[h : h + a]
         new.draws[q] = pool[h + a :]
-    new.rng = np.random.default_rng(child_seed(rng))
+    new.rng = child_rng(rng)  # built on first use
     new._legal = None
     return new

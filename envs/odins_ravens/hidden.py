@@ -77,7 +77,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-from cardzoo.envs.core import LazyGenerator, child_seed, make_rng
+from cardzoo.envs.core import child_rng, make_rng
 from cardzoo.envs.odins_ravens.data import HAND_SIZE, NUM_KINDS, NUM_TYPES
 from cardzoo.envs.odins_ravens.labels import (
     Counts,
@@ -294,7 +294,7 @@ def _step(
 _START: LabelState = (-1, 0, (), (), ())
 #: Beyond this many label states a belief is cut back to this many (module docstring); 0: every
 #: sample searched. 400 until 2026-12-02 (session 8): 1000 cuts 28-88% fewer position-seats
-#: (``bench_ravens_cut.py``), paid for by the lazily built generator (``SeededGenerator``).
+#: (``bench_ravens_cut.py``), paid for by the lazily built generator (``core.SeededGenerator``).
 MAX_STATES = 1000
 #: The limit of a belief rebuilt when a later event fits none of a cut's states (seat_belief).
 #: The rebuild takes in the whole log since the checkpoint, once.
@@ -581,34 +581,6 @@ def known_log(state: State, seat: int) -> list[tuple]:
     return [(RESHUFFLE, hand), draw_event(sum(hand)), *log[start:]]
 
 
-class SeededGenerator(LazyGenerator):
-    """``numpy.random.default_rng(seed)``, built the first time it is used: the resampled
-    state's own generator. Building one costs about 40 us (a fifth of a call to ``determinize``
-    along a game, measured 2026-12-02, session 8), and a resampled state often never draws (no
-    reshuffle before it is dropped). Its draws are those of ``default_rng(seed)``; an unused one
-    is copied as the seed alone."""
-
-    __slots__ = ("_seed",)
-
-    def __init__(self, seed: int) -> None:
-        super().__init__(np.random.PCG64, {})
-        self._seed = seed
-
-    def _real(self) -> np.random.Generator:
-        generator = self._generator
-        if generator is None:
-            generator = self._generator = np.random.default_rng(self._seed)
-        return generator
-
-    def _state(self) -> dict:
-        return self._real().bit_generator.state
-
-    def _copy(self) -> LazyGenerator:
-        if self._generator is None:
-            return SeededGenerator(self._seed)
-        return LazyGenerator(self._kind, self._state())
-
-
 def determinize(state: State, player: int, rng: np.random.Generator | int | None) -> State:
     """``State.determinize``: a clone with everything ``player`` cannot see resampled."""
     rng = make_rng(rng)
@@ -629,6 +601,6 @@ def determinize(state: State, player: int, rng: np.random.Generator | int | None
     else:  # too many label states (a large aux deck from several piles): search instead
         hand, aux, draw = _search_hidden(known_log(state, q), rng)
     new.hands[q], new.aux[q], new.draws[q] = hand, aux, draw
-    new.rng = SeededGenerator(child_seed(rng))  # built on first use
+    new.rng = child_rng(rng)  # built on first use
     new._legal = None
     return new

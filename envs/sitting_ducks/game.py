@@ -48,7 +48,7 @@ from collections.abc import Iterable, Mapping
 from typing import ClassVar
 
 import numpy as np
-from cardzoo.envs.core import CachedLegalMoves, GameState, child_seed, clone_rng, make_rng
+from cardzoo.envs.core import CachedLegalMoves, GameState, child_rng, clone_rng, make_rng
 from cardzoo.envs.sitting_ducks import hidden, positions
 from cardzoo.envs.sitting_ducks.config import Config
 from cardzoo.envs.sitting_ducks.data import (
@@ -611,7 +611,7 @@ class State(CachedLegalMoves, GameState):
             evidence = self.colour_evidence
             new._set_owners(owners)
             new.colour_evidence = evidence[:]
-        new.rng = np.random.default_rng(child_seed(rng))
+        new.rng = child_rng(rng)  # built on first use
         new._legal = None
         return new
 
