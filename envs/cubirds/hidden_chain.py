@@ -31,9 +31,10 @@ games and replayed in order, the old and new module one after the other, machine
 other sessions): 620 -> 549 ms at 2 players, 834 -> 585 ms at 4, 905 -> 626 ms at 5. Along
 games (the same 8 games both ways, alternating game by game in one process) the whole call
 went 1.52 -> 1.34 / 1.98 -> 2.09 / 5.29 -> 5.39 / 7.84 -> 7.41 ms at 2 / 3 / 4 / 5 players
-on average, medians 0.75 -> 0.73 / 1.03 -> 1.05 / 1.83 -> 1.58 / 2.41 -> 2.44 ms (within the
-noise of other sessions' jobs: the chains are a third of the cost, joint programmes and the
-rejection step the rest; calls not exact unchanged, the samples being the same).
+on average, medians 0.75 -> 0.73 / 1.03 -> 1.05 / 1.83 -> 1.58 / 2.41 -> 2.44 ms; over 16 more
+games (seed 500) 1.39 -> 1.42 / 3.62 -> 3.40 / 4.17 -> 3.95 / 5.87 -> 5.55 ms (about 5 % at 3
+to 5 players, near the noise of other sessions' jobs: the chains were a third of the cost, joint
+programmes and the rejection step the rest; calls not exact unchanged, the samples the same).
 """
 
 from __future__ import annotations
