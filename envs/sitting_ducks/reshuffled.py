@@ -49,7 +49,10 @@ rejection above (a position where a fixed trial of ``TRIAL`` proposals accepts u
 Kept per record (``walks.py``) and extended by the turns played since: the record cut at the
 reshuffles (``split.py``), each seat's walk through the first pile and through the current one
 (the latter over the candidate hands still alive only: ``walks.walk_rows``, session 8), and the
-listed splits with the chain summed up to the last reshuffle (``_listed_kept``). Tests:
+listed splits with the chain summed up to the last reshuffle (``_listed_kept``); at the next
+reshuffle the closed piles' matrices (per record) and each reshuffle's listed splits (by its
+multiset and the hand sizes, ``_split_lists``) are not built again, only the newest pile's
+(session 8, ``tests/sitting_ducks/test_ducks_piles_kept.py``). Tests:
 ``tests/sitting_ducks/test_ducks_exact_reshuffled.py`` and ``test_ducks_exact_crowded.py``
 (brute force on tiny positions).
 """
@@ -233,8 +236,17 @@ def _prefix(split: _Split, cands: list, pos: list, keys: list[int], memo) -> tup
         v, size, s = walks.walk(memo, ("deal", q, key), deal, split.steps[q][0], key)
         alpha, scale = alpha * v[cands[0][i]][pos[0][:, i]], scale + s
         for b in range(1, len(pos)):
-            v, size, s = advance(_one_hot(cands[b - 1][i], size), size, split.steps[q][b], key)
-            mats[b - 1].append(v[:, cands[b][i]])
+            # A closed pile's matrix is the same at every later reshuffle: kept per record
+            # (session 8), only the pile closed last is walked.
+            name = ("pile", split.player, q, key, b)
+            found = memo.get(name) if memo is not None else None
+            if found is None:
+                v, size, s = advance(_one_hot(cands[b - 1][i], size), size, split.steps[q][b], key)
+                found = (v[:, cands[b][i]], size, s)
+                if memo is not None:
+                    memo[name] = found
+            mat, size, s = found
+            mats[b - 1].append(mat)
             scale += s
     return _forward(alpha, scale, mats, pos)
 
@@ -274,18 +286,39 @@ def _forward(alpha: np.ndarray, scale: float, mats: list, pos: list) -> tuple[np
 def _listed(state: State, player: int, split: _Split, keyed: list[tuple]) -> dict:
     """Two to four players: every split of each reshuffle's multiset listed, and per colour
     keys the last reshuffle's (candidate hands, splits' rows, prefix)."""
-    parts = [splits(p, [s[q] for q in split.others]) for p, s in zip(split.pools, split.sizes)]
-    # Per reshuffle and seat: the hands it may hold there, and each split's row in them.
-    n = len(split.others)
-    cands = [[np.unique(p[:, i]) for i in range(n)] for p in parts]
-    pos = [
-        np.stack([np.searchsorted(c[i], p[:, i]) for i in range(n)], axis=1)
-        for c, p in zip(cands, parts)
-    ]
+    sizes = [tuple(s[q] for q in split.others) for s in split.sizes]
+    lists = [_split_lists(pool, n) for pool, n in zip(split.pools, sizes)]
+    cands, pos = [c for c, _ in lists], [p for _, p in lists]
     return {
         keys: ("splits", cands[-1], pos[-1], _cached_prefix(state, player, split, cands, pos, keys))
         for keys in keyed
     }
+
+
+def _split_lists(pool: list[int], sizes: tuple[int, ...]) -> tuple[list, np.ndarray]:
+    """Every split of ``pool`` into hands of ``sizes`` (``splits``), as per seat the hands it
+    may hold (sorted) and each split's row in them. Kept by ``(pool, sizes)`` (``_LISTS``):
+    from one reshuffle to the next only the newest multiset is new (session 8). NotCovered
+    past ``MAX_SPLITS``. Read only: the arrays are shared."""
+    key = (tuple(pool), sizes)
+    if key not in _LISTS:
+        if len(_LISTS) >= 256:
+            _LISTS.clear()
+        try:
+            parts = splits(pool, list(sizes))
+        except NotCovered:
+            _LISTS[key] = None
+        else:
+            cands = [np.unique(parts[:, i]) for i in range(len(sizes))]
+            rows = [np.searchsorted(c, parts[:, i]) for i, c in enumerate(cands)]
+            _LISTS[key] = (cands, np.stack(rows, axis=1))
+    if _LISTS[key] is None:
+        raise NotCovered
+    return _LISTS[key]
+
+
+#: ``_split_lists``' answers by (multiset, sizes); None where there are too many splits.
+_LISTS: dict[tuple, tuple | None] = {}
 
 
 def _listed_kept(state: State, player: int, split: _Split, keyed: list[tuple], memo) -> dict:
