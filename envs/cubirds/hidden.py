@@ -102,7 +102,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-from cardzoo.envs.core import child_seed
+from cardzoo.envs.core import child_rng
 from cardzoo.envs.cubirds.data import (
     EV_BATCH,
     EV_PUBLIC,
@@ -253,7 +253,7 @@ def determinize(state: State, player: int, rng: np.random.Generator) -> State:
                 discard[s] += own[s]
         new.discard = discard
     new.log = sample.log
-    new.rng = np.random.default_rng(child_seed(rng))
+    new.rng = child_rng(rng)  # built on first use
     return new
 
 

@@ -10,11 +10,12 @@ import pickle
 
 import numpy as np
 import pytest
-from cardzoo.envs import beasty_bar_v0, odins_ravens_v0, sitting_ducks_v0
+from cardzoo.envs import beasty_bar_v0, cubirds_v0, odins_ravens_v0, sitting_ducks_v0
 from cardzoo.envs.core import LazyGenerator, SeededGenerator
 
 MODULES = {
     "beasty_bar": beasty_bar_v0,
+    "cubirds": cubirds_v0,
     "odins_ravens": odins_ravens_v0,
     "sitting_ducks": sitting_ducks_v0,
 }
