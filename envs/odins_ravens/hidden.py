@@ -74,6 +74,7 @@ valid), so the engine keeps one per seat and pays only for the events since its 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -303,13 +304,18 @@ RETRY_LIMIT = 2500
 CUT_MASS = 0.01
 
 
-def _completions(state: LabelState) -> float:
+def _completions(state: LabelState, masks: bool = True) -> float:
     """The ways to deal every epoch's unrevealed cards to the state's places (a float).
 
     One pass over the tokens finds the masked ones per epoch; an epoch without any is dealt in
-    ``_arrangements(pool)`` ways (its tokens, drawn or not, are exactly as many as its cards)."""
+    ``_arrangements(pool)`` ways (its tokens, drawn or not, are exactly as many as its cards).
+    A state with no masked token (every state when ``masks`` is False: no ``NO_MATCH`` taken
+    in) is dealt in ``_pools_ways(pools)`` ways, kept per pools: the same product, in the same
+    order, as the loop (many states share their pools; 2026-12-02, session 8)."""
     pools = state[2]
-    masked = _masked_sizes(state[3], state[4])
+    masked = _masked_sizes(state[3], state[4]) if masks else None
+    if not masked:
+        return _pools_ways(pools)
     ways = 1.0
     for epoch, pool in enumerate(pools):
         if not pool:
@@ -322,13 +328,23 @@ def _completions(state: LabelState) -> float:
     return ways
 
 
+@lru_cache(maxsize=1 << 14)
+def _pools_ways(pools: tuple) -> float:
+    """``_completions`` of a state with no masked token: the product of its pools' ways."""
+    ways = 1.0
+    for pool in pools:
+        if pool:
+            ways *= _arrangements(pool)
+    return ways
+
+
 def _cut(
-    states: list[LabelState], weights: list[float], limit: int
+    states: list[LabelState], weights: list[float], limit: int, masks: bool = True
 ) -> tuple[list[LabelState], list[float], float]:
     """The heaviest states (by weight times completions; ties by place, so the cut depends on
     the log alone), in their order: less the lightest ones holding at most ``CUT_MASS`` of the
     mass, and at most ``limit`` of them even if that drops more; and the share dropped."""
-    mass = [w * _completions(st) for st, w in zip(states, weights)]
+    mass = [w * _completions(st, masks) for st, w in zip(states, weights)]
     total = sum(mass)
     if not total or limit < 1:  # ``MAX_STATES = 0``: no belief (every sample searched)
         return [], [], 1.0
@@ -401,7 +417,7 @@ class Belief:
             states, weights = _step(states, weights, event, masks, open_bag)
             open_bag = _open_after(open_bag, event)
             if len(states) > limit:
-                states, weights, share = _cut(states, weights, limit)
+                states, weights, share = _cut(states, weights, limit, masks)
                 dropped += share
             if not states:
                 if dropped:  # no cut was possible, or what a cut dropped explained the log
@@ -417,7 +433,8 @@ class Belief:
 
     def _final_weights(self) -> np.ndarray:
         if self._cumulative is None:
-            final = [w * _completions(st) for st, w in zip(self.states, self.weights)]
+            masks = self.masks
+            final = [w * _completions(st, masks) for st, w in zip(self.states, self.weights)]
             cumulative = np.cumsum(final)
             if not cumulative[-1] > 0:
                 raise InconsistentLog("no world completes the event log")
