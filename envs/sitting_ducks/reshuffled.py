@@ -94,9 +94,10 @@ def _take(pool: list[int], sizes: list[int], most: int) -> tuple[np.ndarray, np.
     """Every way to take hands of ``sizes`` cards (in seat order) from the multiset ``pool``:
     (ways x seats) hand indices and (ways x kinds) what is left. NotCovered past ``most``
     ways, or ``MAX_PAIRS`` (partial ways x hands) in one step."""
-    left = np.array(pool, dtype=np.int16)[None, :]
-    acc = np.zeros((1, 0), dtype=np.int64)
-    for size in sizes:
+    if not sizes:
+        return np.zeros((1, 0), dtype=np.int64), np.array(pool, dtype=np.int16)[None, :]
+    acc, left = _first_seat(pool, sizes[0], most)
+    for size in sizes[1:]:
         fit = np.flatnonzero((_COUNTS[size] <= left.max(axis=0)).all(axis=1))
         if len(left) * len(fit) > MAX_PAIRS:
             raise NotCovered
@@ -107,6 +108,16 @@ def _take(pool: list[int], sizes: list[int], most: int) -> tuple[np.ndarray, np.
         left = rest[ok_row, ok_hand]
         acc = np.concatenate([acc[ok_row], fit[ok_hand][:, None]], axis=1)
     return acc, left
+
+
+def _first_seat(pool: list[int], size: int, most: int) -> tuple[np.ndarray, np.ndarray]:
+    """``_take``'s first seat: from one row of cards every hand that fits it is a way, so
+    none is checked again (session 8): the hands (ways x 1) and what each leaves."""
+    left = np.array(pool, dtype=np.int16)
+    fit = np.flatnonzero((_COUNTS[size] <= left).all(axis=1))
+    if len(fit) > min(most, MAX_PAIRS):
+        raise NotCovered
+    return fit[:, None], left - _COUNTS[size][fit]
 
 
 #: Per hand size: each hand's counts per kind, small ints (the enumerations' arrays).
