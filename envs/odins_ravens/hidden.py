@@ -70,10 +70,26 @@ often beliefs are cut is measured by ``tests/odins_ravens/bench_ravens_cut.py``.
 
 A belief is updated event by event (:meth:`Belief.advance` returns a new one; old ones stay
 valid), so the engine keeps one per seat and pays only for the events since its last use.
+
+The cyclic garbage collector is paused while a belief is advanced (and enabled again after,
+if it was enabled). A step makes hundreds to thousands of label states, tuples that hold no
+cycle: the collector's passes during a burst of events find nothing to free, but move the
+states alive at that moment to older generations and so bring on the rarer full collections,
+which walk every object of the process. Measured 2026-12-02 (session 8), det_along's loop
+over 8 seeded games: the collector took 106 ms of the 553 ms of the slowest 1% of calls
+(strict jokers: 327 of 1679 ms), and 49 of the 70 ms of the slowest call (strict: 77 of 97).
+With the pause, the states that died are freed by their reference counts and the one
+collection that follows looks only at what is left: over 10 games (seeds 0 and 20; strict 8),
+the collector's time in calls fell 139 -> 102 ms, 93 -> 32 and 324 -> 237 (strict), the
+slowest 1% of calls took 7-12% less CPU time and the whole loop 1.6-3.6% less. A full
+collection can still fall into a call (after the advance), so the slowest call varies as
+before. With threads, another thread's allocations meanwhile are not collected either, and a
+``gc.disable()`` it makes during an advance is undone when the advance ends.
 """
 
 from __future__ import annotations
 
+import gc
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -405,7 +421,17 @@ class Belief:
 
     def advance(self, events: list[tuple], limit: int | None = None) -> Belief:
         """The belief after ``events`` more events of the log (cut to ``limit`` label states,
-        ``MAX_STATES`` if not given)."""
+        ``MAX_STATES`` if not given), with the cyclic garbage collector paused meanwhile (if it
+        was enabled: see the module docstring)."""
+        if not gc.isenabled():
+            return self._advance(events, limit)
+        gc.disable()
+        try:
+            return self._advance(events, limit)
+        finally:
+            gc.enable()
+
+    def _advance(self, events: list[tuple], limit: int | None) -> Belief:
         limit = MAX_STATES if limit is None else limit
         states, weights = self.states, self.weights
         end = self.consumed + len(events)
