@@ -332,6 +332,12 @@ def _completions(state: LabelState, masks: bool = True) -> float:
     masked = _masked_sizes(state[3], state[4]) if masks else None
     if not masked:
         return _pools_ways(pools)
+    return _epoch_ways(pools, masked)
+
+
+def _epoch_ways(pools: tuple, masked: dict) -> float:
+    """The plain per-epoch product: each non-empty pool dealt around its masked tokens' sizes
+    (``masked[epoch]``), or in ``_arrangements(pool)`` ways where it has none."""
     ways = 1.0
     for epoch, pool in enumerate(pools):
         if not pool:

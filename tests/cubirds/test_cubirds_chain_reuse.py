@@ -8,6 +8,8 @@ without anything kept."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pytest
 from cardzoo.envs.cubirds import hidden, hidden_chain, hidden_exact
@@ -35,6 +37,20 @@ def _chains(model: ExactModel) -> list[tuple]:
     return out
 
 
+def chains_along(n: int, games: int, every: int) -> Iterator[tuple]:
+    """``_chains`` at the positions of seeded random ``n``-player games (every ``every``-th
+    decision; positions beyond the exact model's reading limits are passed over). Lazy: a
+    test may change the shared tables between chains."""
+    for state in random_states(n, games, every=every, config=Config(num_players=n)):
+        if state.terminal:
+            continue
+        try:
+            model = ExactModel(state.log, state.current_player, n)
+        except TooLarge:
+            continue
+        yield from _chains(model)
+
+
 def _samples(chain: SeatChain) -> list:
     rng = np.random.default_rng(11)
     return [chain.sample_counts(rng) for _ in range(5)]
@@ -44,34 +60,27 @@ def _samples(chain: SeatChain) -> list:
 def test_a_chain_on_a_full_table_is_a_chain_on_an_empty_one(n):
     hidden_chain.clear_tables()
     compared = reused = 0
-    for state in random_states(n, 2, every=1, config=Config(num_players=n)):
-        if state.terminal:
-            continue
-        try:
-            model = ExactModel(state.log, state.current_player, n)
-        except TooLarge:
-            continue
-        for args in _chains(model):
-            warm = SeatChain(*args)
-            fresh_ids = len(warm.tables.ids)
-            ok = warm.build()
-            reused += len(warm.tables.ids) == fresh_ids and ok
-            saved = hidden_chain._TABLES
-            hidden_chain.clear_tables()
-            cold = SeatChain(*args)
-            assert cold.build() == ok
-            if ok:
-                assert warm.total == cold.total  # bit for bit
-                if warm.total > 0.0:  # (a tilt of 0 on every open species can leave none)
-                    assert _samples(warm) == _samples(cold)
-            # The limits count what the chain reaches, kept or not.
-            for limit in (3, 10, 40):
-                small = SeatChain(*args).build(max_states=limit)
-                hidden_chain._TABLES = saved
-                assert SeatChain(*args).build(max_states=limit) == small
-                hidden_chain.clear_tables()
+    for args in chains_along(n, 2, every=1):
+        warm = SeatChain(*args)
+        fresh_ids = len(warm.tables.ids)
+        ok = warm.build()
+        reused += len(warm.tables.ids) == fresh_ids and ok
+        saved = hidden_chain._TABLES
+        hidden_chain.clear_tables()
+        cold = SeatChain(*args)
+        assert cold.build() == ok
+        if ok:
+            assert warm.total == cold.total  # bit for bit
+            if warm.total > 0.0:  # (a tilt of 0 on every open species can leave none)
+                assert _samples(warm) == _samples(cold)
+        # The limits count what the chain reaches, kept or not.
+        for limit in (3, 10, 40):
+            small = SeatChain(*args).build(max_states=limit)
             hidden_chain._TABLES = saved
-            compared += 1
+            assert SeatChain(*args).build(max_states=limit) == small
+            hidden_chain.clear_tables()
+        hidden_chain._TABLES = saved
+        compared += 1
     assert compared >= 30
     assert reused >= 5  # the table served whole chains, not only parts
 

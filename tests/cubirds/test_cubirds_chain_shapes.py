@@ -9,11 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from cardzoo.envs.cubirds import hidden_chain
-from cardzoo.envs.cubirds.game import Config
 from cardzoo.envs.cubirds.hidden_chain import SeatChain
-from cardzoo.envs.cubirds.hidden_exact import ExactModel, TooLarge
-from cubirds_worlds import random_states
-from test_cubirds_chain_reuse import _chains
+from test_cubirds_chain_reuse import chains_along
 
 
 def _samples(chain: SeatChain) -> list:
@@ -38,34 +35,27 @@ def test_a_new_tilt_lists_no_choice_again_and_counts_like_a_cold_chain(n, monkey
     )
     compared = 0
     hidden_chain.clear_tables()  # kept along the game: shapes of different chains meet there
-    for state in random_states(n, 41, every=3, config=Config(num_players=n)):
-        if state.terminal:
-            continue
-        try:
-            model = ExactModel(state.log, state.current_player, n)
-        except TooLarge:
-            continue
-        for sizes, labels, req, tilt in _chains(model):
-            ok = SeatChain(sizes, labels, req, tilt).build()
-            for other in _other_tilts(tilt):
-                del listed[:]
-                warm = SeatChain(sizes, labels, req, other)
-                assert warm.build() == ok
-                assert not listed  # every state's choices came from its shape
-                saved = hidden_chain._TABLES
-                hidden_chain.clear_tables()
-                cold = SeatChain(sizes, labels, req, other)
-                assert cold.build() == ok
-                if ok:
-                    assert warm.total == cold.total  # bit for bit
-                    if cold.total > 0.0:
-                        assert _samples(warm) == _samples(cold)
-                for limit in (3, 12):
-                    assert SeatChain(sizes, labels, req, other).build(max_states=limit) == (
-                        SeatChain(sizes, labels, req, tilt).build(max_states=limit)
-                    )
-                hidden_chain._TABLES = saved
-                compared += ok
+    for sizes, labels, req, tilt in chains_along(n, 41, every=3):
+        ok = SeatChain(sizes, labels, req, tilt).build()
+        for other in _other_tilts(tilt):
+            del listed[:]
+            warm = SeatChain(sizes, labels, req, other)
+            assert warm.build() == ok
+            assert not listed  # every state's choices came from its shape
+            saved = hidden_chain._TABLES
+            hidden_chain.clear_tables()
+            cold = SeatChain(sizes, labels, req, other)
+            assert cold.build() == ok
+            if ok:
+                assert warm.total == cold.total  # bit for bit
+                if cold.total > 0.0:
+                    assert _samples(warm) == _samples(cold)
+            for limit in (3, 12):
+                assert SeatChain(sizes, labels, req, other).build(max_states=limit) == (
+                    SeatChain(sizes, labels, req, tilt).build(max_states=limit)
+                )
+            hidden_chain._TABLES = saved
+            compared += ok
     assert compared >= 20
 
 

@@ -1,8 +1,9 @@
 """``hidden._completions`` finds the ways to deal a state with no masked token from its pools
 alone, kept per pools (``_pools_ways``), and skips the look for masked tokens when no
 ``NO_MATCH`` was taken in (issue 16, speed, 2026-12-02, session 8): the ways, the cut and the
-final weights are exactly (bit for bit) those of the plain per-state loop below, at the beliefs
-of seeded random games, default rules and ``joker_requires_no_match``."""
+final weights are exactly (bit for bit) those of the plain per-epoch loop (``_epoch_ways``) on
+every state, at the beliefs of seeded random games, default rules and
+``joker_requires_no_match``."""
 
 from __future__ import annotations
 
@@ -11,22 +12,12 @@ import random
 import numpy as np
 import pytest
 from cardzoo.envs.odins_ravens import Config, State, hidden
-from cardzoo.envs.odins_ravens.labels import _arrangements, _count, _groups_free, _masked_sizes
+from cardzoo.envs.odins_ravens.labels import _masked_sizes
 
 
 def _plain_completions(state):
-    pools = state[2]
-    masked = _masked_sizes(state[3], state[4])
-    ways = 1.0
-    for epoch, pool in enumerate(pools):
-        if not pool:
-            continue
-        sizes = masked.get(epoch)
-        if sizes:
-            ways *= float(_count(*_groups_free(sizes, pool), pool))
-        else:
-            ways *= _arrangements(pool)
-    return ways
+    """The uncached per-epoch loop over every state, masked tokens looked for every time."""
+    return hidden._epoch_ways(state[2], _masked_sizes(state[3], state[4]))
 
 
 def _beliefs(strict, seeds=range(3), every=7):
