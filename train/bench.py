@@ -13,9 +13,10 @@ What is measured, for every game and player count (docs/benchmark.md has the det
 - ``encoder``: microseconds per observation and per action mask, on 512 consecutive decision
   states of random games;
 - ``determinize``: microseconds per ``state.determinize(current_player, rng)`` at early, middle
-  and late positions of seeded random games (``bench_loops.POSITIONS``, calls repeated at each),
-  and *along* those games: one call at every decision, each at a new position, as an agent in a
-  real game makes them (``bench_loops.along_loop``);
+  and late positions of seeded random games (``bench_loops.POSITIONS``, calls repeated at each
+  after a first, untimed one), and *along* other seeded games: one call at every decision, each
+  at a new position, as an agent in a real game makes them (``bench_loops.along_loop``; at
+  least four whole games per repeat, never a game met before);
 - on the ``env`` row: ``reset()`` and construction time, and the memory one env holds after
   ``G`` random games (1,000 by default; see ``bench_loops.private_bytes``);
 - with ``--peers``: PettingZoo ``leduc_holdem_v4``, ``texas_holdem_v4``, ``connect_four_v3``
@@ -51,7 +52,6 @@ from cardzoo.train.bench_loops import (
     along_loop,
     encoder_loop,
     engine_loop,
-    game_moves,
     game_positions,
     play_games,
     private_bytes,
@@ -70,6 +70,10 @@ MEMORY_MAX_DECISIONS = 200_000
 ENCODER_STATES = 512
 #: Seeded random games whose early, middle and late positions ``determinize`` is timed at.
 DETERMINIZE_GAMES = 16
+#: The along figure: whole games from this seed on (apart from the positions' games, so that
+#: nothing the positions' calls kept serves it), at least this many in each repeat.
+ALONG_SEED = 1000
+ALONG_MIN_GAMES = 4
 #: Games per opponent of the training runs' evaluations: the first one is inside the time budget.
 TRAIN_EVAL = 10
 
@@ -178,8 +182,8 @@ def _our_tasks(module: ModuleType, n: int) -> list[Task]:
     config = spec.make_config(**options)
     encoder = module.raw_env(**options).encoder
     states = sample_states(spec.state_cls, config, ENCODER_STATES)
-    moves = game_moves(spec.state_cls, config, DETERMINIZE_GAMES)
     positions = game_positions(spec.state_cls, config, DETERMINIZE_GAMES)
+    along_seed = [ALONG_SEED]  # goes on from repeat to repeat: no game is met twice
 
     def env_run(seconds: float) -> dict[str, Sample]:
         return {"play": aec_loop(module.env(**options), seconds)}
@@ -205,8 +209,14 @@ def _our_tasks(module: ModuleType, n: int) -> list[Task]:
             return s.determinize(s.current_player, rng)
 
         share = seconds / (len(positions) + 1)
-        timed = {name: encoder_loop(call, found, share) for name, found in positions.items()}
-        timed[ALONG] = along_loop(call, spec.state_cls, config, moves, share)
+        timed = {}
+        for name, found in positions.items():
+            for state in found:  # the first call at a position is what the along figure times
+                call(state)
+            timed[name] = encoder_loop(call, found, share)
+        along = along_loop(call, spec.state_cls, config, share, along_seed[0], ALONG_MIN_GAMES)
+        along_seed[0] += along.episodes
+        timed[ALONG] = along
         return timed
 
     def setup_run(seconds: float) -> dict[str, Sample]:
@@ -294,6 +304,7 @@ def _rows(tasks: list[Task], settings: Settings) -> list[dict[str, Any]]:
                 row[f"cpu_{part}_us"] = round(cpu, 3)
         elif api == "determinize":
             row["determinize_games"] = DETERMINIZE_GAMES
+            row["along_games"] = min(s[ALONG].episodes for s in task.samples)
             for part in (*POSITIONS, ALONG):
                 best, median, cpu = _micros([s[part] for s in task.samples])
                 row[f"{part}_us"] = round(best, 2)

@@ -13,7 +13,7 @@ import random
 import sys
 import time
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass
 from typing import Any
 
@@ -161,42 +161,36 @@ def along_loop(
     call: Callable[[Any], Any],
     state_cls: type,
     config: Any,
-    games: list[list[int]],
     seconds: float,
     seed: int = 0,
+    min_games: int = 1,
 ) -> Sample:
-    """``call(state)`` once at every decision of the given games (``games[i]`` was played from
-    seed ``seed + i``), then of as many new seeded games (seeds going on from theirs), pass after
-    pass for about ``seconds``: what an agent pays in a real game, where every call meets a new
+    """``call(state)`` once at every decision of seeded random games (seeds ``seed``,
+    ``seed + 1``, ...), each played whole, at least ``min_games`` of them and on until about
+    ``seconds`` have passed: what an agent pays in a real game, where every call meets a new
     position and whatever the state keeps between calls is carried along as moves are applied.
-    No game is played twice: a ``determinize`` that keeps what it built for a position would
-    otherwise meet, from the second pass on, positions it has already seen, which flatters it.
-    Only the calls are timed (making the new games pushes the deadline back by what it took)."""
-    calls = passes = 0
+    The caller passes a new ``seed`` on each run (``Sample.episodes`` says how many games this
+    one used): a ``determinize`` that keeps what it built for a position would otherwise meet
+    positions it has already seen, which flatters it. Only the calls are timed (making the
+    games pushes the deadline back by what it took)."""
+    calls = games = 0
     wall = cpu = 0.0
     deadline = time.perf_counter() + seconds
     clock, cpu_clock = time.perf_counter, time.process_time
-    first = seed
-    while True:
-        for game, moves in enumerate(games):
-            state = state_cls(config, seed=first + game)
-            for move in moves:
-                w0, c0 = clock(), cpu_clock()
-                call(state)
-                wall += clock() - w0
-                cpu += cpu_clock() - c0
-                state.apply_id(move)
-            calls += len(moves)
-            if clock() >= deadline:
-                break
-        passes += 1
-        if clock() >= deadline:
-            break
+    while games < min_games or clock() < deadline:
         made = clock()
-        first += len(games)
-        games = game_moves(state_cls, config, len(games), first)
+        (moves,) = game_moves(state_cls, config, 1, seed + games)
         deadline += clock() - made
-    return Sample(calls, calls, passes, wall, cpu)
+        state = state_cls(config, seed=seed + games)
+        for move in moves:
+            w0, c0 = clock(), cpu_clock()
+            call(state)
+            wall += clock() - w0
+            cpu += cpu_clock() - c0
+            state.apply_id(move)
+        calls += len(moves)
+        games += 1
+    return Sample(calls, calls, games, wall, cpu)
 
 
 def encoder_loop(call: Callable[[Any], Any], states: list[Any], seconds: float) -> Sample:
@@ -248,13 +242,16 @@ def play_games(env: Any, games: int, max_decisions: int, seed: int = 0) -> tuple
     return played, decisions
 
 
-def _reachable(root: Any, skip: set[int]) -> dict[int, Any]:
-    """Every object reachable from ``root`` through ``gc.get_referents``, by id.
+def _reachable(
+    root: Any, skip: Container[int] = (), seen: dict[int, Any] | None = None
+) -> dict[int, Any]:
+    """Every object reachable from ``root`` through ``gc.get_referents``, by id, added to
+    ``seen`` (a new dict if None; objects already in it are not entered again).
 
     Modules, classes, functions and descriptors are neither counted nor entered: they are shared
     by the whole process. Objects whose id is in ``skip`` are neither counted nor entered.
     """
-    seen: dict[int, Any] = {}
+    seen = {} if seen is None else seen
     todo = [root]
     while todo:
         obj = todo.pop()
@@ -290,8 +287,10 @@ def private_bytes(env: Any, fresh: Any) -> int:
     ``tracemalloc`` on a short run.
     """
     gc.collect()
-    shared = _reachable(fresh, set())
+    # One walk grows one dict: copying the shared set per module root made this quadratic in
+    # cardzoo's module-level caches (minutes in a test process whose caches had filled).
+    shared = _reachable(fresh)
     for root in _module_data():
-        shared.update(_reachable(root, set(shared)))
-    mine = _reachable(env, set(shared))
+        _reachable(root, seen=shared)
+    mine = _reachable(env, shared)
     return sum(sys.getsizeof(obj) for obj in mine.values())

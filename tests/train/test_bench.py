@@ -167,31 +167,54 @@ def test_game_positions_are_shares_of_each_game():
 def test_along_loop_calls_once_at_every_decision_of_the_seeded_games():
     spec = beasty_bar_v0.raw_env().game
     config = spec.make_config(num_players=2)
-    games = game_moves(spec.state_cls, config, 2, seed=4)
+    games = game_moves(spec.state_cls, config, 3, seed=4)
     seen = []
-    sample = along_loop(lambda s: seen.append(s.render()), spec.state_cls, config, games, 0.0, 4)
-    # the deadline has passed after the first game: one call per decision of it, each at the
+    sample = along_loop(lambda s: seen.append(s.render()), spec.state_cls, config, 0.0, 4, 2)
+    # no time asked: the two games asked for, whole, one call per decision of each, at the
     # position reached by replaying that game's moves from its seed
-    assert sample.steps == sample.decisions == len(seen) == len(games[0]) > 0
-    assert sample.episodes == 1 and 0 < sample.cpu and 0 < sample.wall
+    assert sample.steps == sample.decisions == len(seen) == len(games[0]) + len(games[1])
+    assert sample.episodes == 2 and 0 < sample.cpu and 0 < sample.wall
     expected = []
-    for game, moves in enumerate(games[:1]):
+    for game, moves in enumerate(games[:2]):
         state = spec.state_cls(config, seed=4 + game)
         for move in moves:
             expected.append(state.render())
             state.apply_id(move)
     assert seen == expected
-    # later passes play new games (seeds 6, 7, ...), never the same game again
+    # given time, it goes on with new games (seeds 6, 7, ...), never the same game again
     firsts = []
 
     def first_positions(s):
         if s.move_count == 0:
             firsts.append(s.render())
 
-    longer = along_loop(first_positions, spec.state_cls, config, games, 0.05, 4)
-    assert longer.episodes >= 2 and len(firsts) >= 3
+    longer = along_loop(first_positions, spec.state_cls, config, 0.05, 4)
+    assert longer.episodes == len(firsts) >= 3
     starts = [spec.state_cls(config, seed=4 + g).render() for g in range(len(firsts))]
     assert firsts == starts and len(set(firsts)) == len(firsts)
+
+
+def test_the_determinize_row_never_meets_a_game_twice(monkeypatch):
+    """Each repeat's along figure goes on from the seed where the last one stopped, and
+    starts apart from the positions' games; every repeat covers whole games."""
+    seeds = []
+    real = bench.along_loop
+
+    def spy(call, state_cls, config, seconds, seed=0, min_games=1):
+        sample = real(call, state_cls, config, seconds, seed, min_games)
+        seeds.append((seed, sample.episodes))
+        return sample
+
+    monkeypatch.setattr(bench, "along_loop", spy)
+    modules, counts = bench.select(["beasty_bar"], [2], games())
+    settings = bench.Settings(modules, counts, seconds=0.02, repeats=3, memory_games=0)
+    report = bench.run(settings, report=lambda _: None)
+    # the warm-up run, then the three repeats
+    assert len(seeds) == 4 and seeds[0][0] == bench.ALONG_SEED >= bench.DETERMINIZE_GAMES
+    for (seed, used), (after, _) in zip(seeds, seeds[1:]):
+        assert used >= bench.ALONG_MIN_GAMES and after == seed + used
+    det = [r for r in report["rows"] if r["api"] == "determinize"][0]
+    assert det["along_games"] == min(used for _, used in seeds[1:])
 
 
 # -- memory ---------------------------------------------------------------------------------
