@@ -116,13 +116,15 @@ def client_address():
 _SPAWN_FAILURE = "Initialization failure from server"
 
 
-def _cardzoo(*argv: str, timeout: float = 600) -> subprocess.CompletedProcess:
+def _cardzoo(
+    *argv: str, timeout: float = 600, extra_env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
     return subprocess.run(
         [str(BIN / "cardzoo"), *argv],
         capture_output=True,
         text=True,
         timeout=timeout,
-        env=_cli_env(),
+        env={**_cli_env(), **(extra_env or {})},
     )
 
 
@@ -182,12 +184,19 @@ def test_train_ray_through_ray_client(client_address, tmp_path) -> None:
     assert "1 iterations; the policy plays as rllib:" in done.stdout
 
 
+_QUICK_GIVE_UP = {
+    "RAY_CLIENT_INITIAL_CONNECTION_TIMEOUT_S": "1",
+    "RAY_CLIENT_MAX_CONNECTION_TIMEOUT_S": "1",
+}
+
+
 def test_an_unreachable_client_address_is_a_clear_error(tmp_path) -> None:
-    # (eval --ray takes the same path, cardzoo.train.ray_eval.init_ray; Ray Client gives up
-    # after about 30 s, so one command is tried here)
+    # (eval --ray takes the same path, cardzoo.train.ray_eval.init_ray; Ray Client tries three
+    # times, waiting 5, 10 and 15 s by default: its two timeout settings at 1 s make that 3 s)
     address = f"ray://127.0.0.1:{_free_port()}"  # nothing listens there
     out = tmp_path / "run"
-    done = _cardzoo("train-ray", "beasty_bar", "--address", address, "--out", str(out))
+    args = ("train-ray", "beasty_bar", "--address", address, "--out", str(out))
+    done = _cardzoo(*args, extra_env=_QUICK_GIVE_UP)
     assert done.returncode == 2
     assert f"could not connect to Ray at '{address}'" in done.stderr
     assert "--ray-client-server-port" in done.stderr and "RAY_AUTH_TOKEN" in done.stderr
