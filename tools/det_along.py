@@ -1,0 +1,87 @@
+"""What ``determinize`` costs along whole games: one call by the seat in turn at every decision
+of seeded random games (each call at a new position, with whatever the state keeps carried along
+as moves are applied), and optionally ``--repeat K`` more calls at each position (a search's
+later calls there). Prints mean / p50 / p99 / max milliseconds of process CPU time.
+
+    python tools/det_along.py cubirds 4 --games 4
+    python tools/det_along.py sitting_ducks 2 --opt mode=team --repeat 20
+    python tools/det_along.py odins_ravens 2 --opt joker_requires_no_match=True --profile
+
+The same games as ``cardzoo bench``'s positions for the same ``--seed`` (``game_moves``); one
+numpy generator for every call, as a search agent passes its own. The hash seed changes timings
+noticeably (set PYTHONHASHSEED when comparing two versions of the code).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import importlib
+import pstats
+import time
+
+import numpy as np
+from cardzoo.train.bench_loops import game_moves
+
+
+def _value(text: str) -> object:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return {"True": True, "False": False}.get(text, text)
+
+
+def _summary(label: str, seconds: list[float]) -> str:
+    t = np.array(seconds) * 1e3
+    return (
+        f"{label}: calls={t.size} mean={t.mean():.3f} p50={np.median(t):.3f} "
+        f"p99={np.percentile(t, 99):.2f} max={t.max():.1f} ms"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("game", help="cubirds, beasty_bar, sitting_ducks or odins_ravens")
+    parser.add_argument("players", type=int)
+    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--repeat", type=int, default=0, help="more calls at each position")
+    parser.add_argument("--opt", action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument("--profile", action="store_true", help="cProfile of the first calls")
+    args = parser.parse_args()
+    spec = importlib.import_module(f"cardzoo.envs.{args.game}_v0").GAME
+    options = {key: _value(v) for key, v in (kv.split("=", 1) for kv in args.opt)}
+    config = spec.make_config(num_players=args.players, **options)
+    rng = np.random.default_rng(0)
+    first: list[float] = []
+    again: list[float] = []
+    profile = cProfile.Profile() if args.profile else None
+    clock = time.process_time
+    for game, moves in enumerate(game_moves(spec.state_cls, config, args.games, args.seed)):
+        state = spec.state_cls(config, seed=args.seed + game)
+        for move in moves:
+            player = state.current_player
+            if profile:
+                profile.enable()
+            start = clock()
+            state.determinize(player, rng)
+            first.append(clock() - start)
+            if profile:
+                profile.disable()
+            for _ in range(args.repeat):
+                start = clock()
+                state.determinize(player, rng)
+                again.append(clock() - start)
+            state.apply_id(move)
+    print(f"{args.game} {args.players}p {options} games={args.games} seed={args.seed}")
+    print(_summary("first call at each position", first))
+    if again:
+        print(_summary(f"{args.repeat} more calls at each position", again))
+    if profile:
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(35)
+
+
+if __name__ == "__main__":
+    main()
