@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import shutil
@@ -314,18 +315,30 @@ def evaluate_export(export: str, settings: dict[str, Any], games: int) -> dict[s
     return found
 
 
+def _count(value: Any) -> int:
+    """A count from RLlib's metrics: a metric that logged nothing this iteration can come back
+    NaN (seen once on a resumed two-node run under load: "cannot convert float NaN to
+    integer"), which counts as 0."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return 0
+    return int(value)
+
+
 def iteration_row(result: dict[str, Any], wall: float) -> dict[str, Any]:
     """The numbers of one iteration from RLlib's result dict."""
     runners = result.get("env_runners", {})
     timers = result.get("timers", {})
-    steps = int(runners.get("num_env_steps_sampled", 0))
-    main_steps = int(runners.get("num_module_steps_sampled", {}).get("main", 0))
+    steps = _count(runners.get("num_env_steps_sampled", 0))
+    main_steps = _count(runners.get("num_module_steps_sampled", {}).get("main", 0))
     # RLlib's timers are smoothed over iterations (EMA), so the sampling time of this iteration
     # is taken as its wall time less the learner update (which varies little between them).
     update = float(timers.get("learner_update_timer", 0.0))
+    if math.isnan(update):
+        update = 0.0
     sampling = max(wall - update, 1e-9)
     league = runners.get("league", {})
-    games = league.get("games", 0)
+    games = _count(league.get("games", 0))
+    wins = _count(league.get("wins", 0))
     return {
         "iteration": int(result["training_iteration"]),
         "env_steps": steps,
@@ -334,9 +347,9 @@ def iteration_row(result: dict[str, Any], wall: float) -> dict[str, Any]:
         "sampling_steps_per_s": round(steps / sampling, 1),
         "learner_steps_per_s": round(main_steps / wall, 1) if wall else None,
         "update_s": round(update, 3),
-        "main_games": int(games),
-        "main_win_rate": round(league.get("wins", 0) / games, 4) if games else None,
-        "opponents": {k: int(v) for k, v in league.get("seats", {}).items()},
+        "main_games": games,
+        "main_win_rate": round(wins / games, 4) if games else None,
+        "opponents": {k: _count(v) for k, v in league.get("seats", {}).items()},
     }
 
 

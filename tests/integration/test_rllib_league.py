@@ -162,3 +162,27 @@ def test_the_progress_line_lists_the_heuristic_with_its_share() -> None:
     run_league = League.of_run(settings)
     assert run_league.seats == 4
     assert run_league.opponents == ["main", "random", "heuristic", "main_v1"]
+
+
+def test_an_iteration_row_counts_nan_metrics_as_zero() -> None:
+    """RLlib can report a metric that logged nothing this iteration as NaN (a resumed two-node
+    run failed with "cannot convert float NaN to integer"): such counts are 0, no win rate."""
+    from cardzoo.train.train_ray import iteration_row
+
+    nan = float("nan")
+    result = {
+        "training_iteration": 2,
+        "env_runners": {
+            "num_env_steps_sampled": nan,
+            "num_module_steps_sampled": {"main": nan},
+            "league": {"games": nan, "wins": nan, "seats": {"random": nan, "main": 3.0}},
+        },
+        "timers": {"learner_update_timer": nan},
+    }
+    row = iteration_row(result, 2.0)
+    assert row["env_steps"] == row["main_steps"] == row["main_games"] == 0
+    assert row["main_win_rate"] is None and row["opponents"] == {"random": 0, "main": 3}
+    assert row["update_s"] == 0.0 and row["sampling_steps_per_s"] == 0.0
+    played = {"league": {"games": 4.0, "wins": 3.0, "seats": {}}, "num_env_steps_sampled": 80}
+    row = iteration_row({"training_iteration": 3, "env_runners": played}, 2.0)
+    assert row["main_games"] == 4 and row["main_win_rate"] == 0.75 and row["env_steps"] == 80
