@@ -218,7 +218,7 @@ class _Seat:
             return
         # The chance that a uniformly dealt hand is accepted: sum_H N(H) (c)_H / (top (|c|)_m).
         deal_rate = total / (top * float(np.prod(c.sum() - np.arange(size))))
-        self.dealt = deal_rate >= DEALT_AT_LEAST
+        self.dealt = deal_rate >= DEALT_AT_LEAST * (1.0 - 1e-9)  # see now.TIE_SLACK
         self.cum = np.cumsum(w).tolist()
         self.phi = (phi / top).tolist()
         self.log_weight = scale + log(top if self.dealt else total)

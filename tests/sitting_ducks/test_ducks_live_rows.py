@@ -126,15 +126,22 @@ def _every_row(v, live):
 
 
 @pytest.mark.parametrize(
-    "n,mode,seed,first", [(3, "standard", 1, 0), (4, "hidden", 2, 0), (6, "standard", 5, 40)]
+    "n,mode,seed,first,filled",
+    [(3, "standard", 1, 0, 0), (4, "hidden", 2, 0, 0), (6, "standard", 5, 40, 0)]
+    + [(6, "standard", 5, 40, 3)],
 )
-def test_live_rows_sample_as_every_row_along_a_game(monkeypatch, n, mode, seed, first):
+def test_live_rows_sample_as_every_row_along_a_game(monkeypatch, n, mode, seed, first, filled):
     """Along a seeded game (determinize for the seat to play at every decision, as an agent
     does), every posterior after a reshuffle built from the live rows only has the weights (up
     to rounding) and the samples of one built walking every row (``live_rows`` switched off,
-    the path before session 8)."""
+    the path before session 8). ``filled``: other records' memos already kept, so the seats'
+    memos are dropped at other moments (session 9: then a six-player position was built from
+    scratch on both paths, where a seat's deal rate was exactly ``now.DEALT_AT_LEAST`` and the
+    summation order chose dealt on one path, drawn on the other; ``now.TIE_SLACK``)."""
     from test_ducks_walks import _fingerprint, _same
 
+    others = [[i] for i in range(filled)]  # kept alive: their memos stay until a clear
+    monkeypatch.setattr(crowded, "_MEMOS", {(id(r), 0, 0): (r, {}) for r in others})
     dropped = []
     live_rows = walks.live_rows
 
