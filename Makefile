@@ -33,11 +33,12 @@ demo: $(VENV)/.installed
 tournaments: $(VENV)/.installed
 	$(VENV)/bin/cardzoo demo --games $(GAMES) --workers $(WORKERS)
 
-## the whole test suite, lint first (2 workers)
+## the whole test suite, lint first (2 workers; worksteal: an idle worker takes tests queued
+## for the other, so a few minute-long tests at the end do not leave one worker waiting)
 test: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(PY) -m pytest -n $(WORKERS) -q
+	$(PY) -m pytest -n $(WORKERS) --dist worksteal -q
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
