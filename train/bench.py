@@ -184,6 +184,7 @@ def _our_tasks(module: ModuleType, n: int) -> list[Task]:
     states = sample_states(spec.state_cls, config, ENCODER_STATES)
     positions = game_positions(spec.state_cls, config, DETERMINIZE_GAMES)
     along_seed = [ALONG_SEED]  # goes on from repeat to repeat: no game is met twice
+    along_runs = [0]  # the first run is the warm-up: one game is enough there
 
     def env_run(seconds: float) -> dict[str, Sample]:
         return {"play": aec_loop(module.env(**options), seconds)}
@@ -214,7 +215,9 @@ def _our_tasks(module: ModuleType, n: int) -> list[Task]:
             for state in found:  # the first call at a position is what the along figure times
                 call(state)
             timed[name] = encoder_loop(call, found, share)
-        along = along_loop(call, spec.state_cls, config, share, along_seed[0], ALONG_MIN_GAMES)
+        least = ALONG_MIN_GAMES if along_runs[0] else 1
+        along_runs[0] += 1
+        along = along_loop(call, spec.state_cls, config, share, along_seed[0], least)
         along_seed[0] += along.episodes
         timed[ALONG] = along
         return timed
