@@ -61,7 +61,7 @@ from cardzoo.train.bench_loops import (
 from cardzoo.train.bench_peers import REFERENCE, Peer, load_peers
 
 #: Version of the JSON layout; bumped when a field changes meaning or disappears.
-SCHEMA = 1
+SCHEMA = 2  # 2 (session 9): the determinize figures' meaning changed (see docs/benchmark.md)
 #: Training throughput is measured for these batch sizes (K games side by side).
 TRAIN_ENVS = (1, 8, 64)
 #: Memory is measured after this many decisions at most, whatever the number of games asked:

@@ -339,7 +339,7 @@ def small_report():
 
 def test_run_writes_the_documented_schema(small_report):
     report = small_report
-    assert report["schema"] == bench.SCHEMA == 1
+    assert report["schema"] == bench.SCHEMA == 2
     assert {"machine", "versions", "settings", "rows", "targets"} <= set(report)
     assert report["machine"]["usable_cores"] >= 1 and report["versions"]["numpy"]
     rows = {(r["suite"], r["env"], r["players"], r["api"]): r for r in report["rows"]}
