@@ -2,6 +2,7 @@
 
     cardzoo bench [GAME...] [--players N...] [--seconds S] [--repeats R] [--peers] [--train]
         [--memory-games G] [--train-seconds T] [--json FILE] [--plot FILE]
+        [--variant NAME] [KEY=VALUE...]
 
 What is measured, for every game and player count (docs/benchmark.md has the details):
 
@@ -90,6 +91,8 @@ class Settings:
     train: bool = False
     memory_games: int = 1000
     train_seconds: float = 15.0
+    #: Rule options and ``variant`` for the measured game (one game only), as for ``env()``.
+    options: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.seconds > 0:
@@ -100,6 +103,8 @@ class Settings:
             raise ValueError(f"--memory-games must be >= 0, got {self.memory_games}")
         if not self.train_seconds > 0:
             raise ValueError(f"--train-seconds must be > 0, got {self.train_seconds}")
+        if self.options and len(self.games) != 1:
+            raise ValueError("rule options and --variant need exactly one game to measure")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -113,17 +118,20 @@ class Settings:
             "memory_max_decisions": MEMORY_MAX_DECISIONS,
             "train_seconds": self.train_seconds,
             "train_envs": list(TRAIN_ENVS),
+            "options": dict(self.options),
         }
 
 
-def env_options(spec: Any, n: int) -> dict[str, Any]:
+def env_options(spec: Any, n: int, extra: dict[str, Any] | None = None) -> dict[str, Any]:
     """The ``env()`` arguments of ``n`` seats: ``num_players``, plus the named variant that allows
-    that count when the standard game does not (Sitting Ducks Gallery's 2-player ``duel``)."""
-    if n in spec.player_counts:
-        return {"num_players": n}
+    that count when the standard game does not (Sitting Ducks Gallery's 2-player ``duel``), plus
+    ``extra`` (rule options, and a ``variant`` that replaces the default one)."""
+    extra = dict(extra or {})
+    if "variant" in extra or n in spec.player_counts:
+        return {**extra, "num_players": n}
     for name, options in spec.variants.items():
         if options.get("num_players") == n:
-            return {"variant": name, "num_players": n}
+            return {"variant": name, **extra, "num_players": n}
     raise ValueError(f"{spec.env_name} is not played by {n} players")
 
 
@@ -134,20 +142,26 @@ def player_counts(spec: Any) -> list[int]:
 
 
 def select(
-    names: list[str] | None, players: list[int] | None, all_games: list[ModuleType]
+    names: list[str] | None,
+    players: list[int] | None,
+    all_games: list[ModuleType],
+    options: dict[str, Any] | None = None,
 ) -> tuple[list[ModuleType], dict[str, list[int]]]:
     """The games and player counts to measure.
 
     Games named explicitly must each be playable by one of ``players``; with no game named, the
     games with none of those counts are left out (``--players 2`` skips a 3-6 player game).
+    With ``options`` (rule options, ``variant``; one game), the counts are those they allow.
     """
     from cardzoo.envs import load
 
     chosen = all_games if not names else [load(name) for name in dict.fromkeys(names)]
+    if options and len(chosen) != 1:
+        raise ValueError("rule options and --variant need exactly one game to measure")
     modules, counts = [], {}
     for module in chosen:
         spec = module.GAME
-        counts_here = player_counts(spec)
+        counts_here = _allowed_counts(spec, options) if options else player_counts(spec)
         if players is None:
             wanted = counts_here
         else:
@@ -165,6 +179,23 @@ def select(
     return modules, counts
 
 
+def _allowed_counts(spec: Any, options: dict[str, Any]) -> list[int]:
+    """The seat counts whose config ``options`` allow (a variant that sets the count allows
+    that one alone); a ValueError saying why if none."""
+    fixed = spec.variants.get(options.get("variant"), {}).get("num_players")
+    allowed, errors = [], []
+    for n in [fixed] if fixed else player_counts(spec):
+        try:
+            spec.make_config(**env_options(spec, n, options))
+        except ValueError as err:
+            errors.append(str(err))
+        else:
+            allowed.append(n)
+    if not allowed:
+        raise ValueError(errors[0])
+    return allowed
+
+
 @dataclass
 class Task:
     """A measurement repeated once per repeat; ``samples`` collects what each repeat gave."""
@@ -172,13 +203,14 @@ class Task:
     key: tuple[str, str, int, str]  # suite, env, players, api
     run: Callable[[float], dict[str, Sample]]
     samples: list[dict[str, Sample]] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)  # env() arguments but num_players
     load: list[float] = field(default_factory=list)
 
 
-def _our_tasks(module: ModuleType, n: int) -> list[Task]:
+def _our_tasks(module: ModuleType, n: int, extra: dict[str, Any] | None = None) -> list[Task]:
     spec = module.GAME
     name = spec.env_name
-    options = env_options(spec, n)
+    options = env_options(spec, n, extra)
     config = spec.make_config(**options)
     encoder = module.raw_env(**options).encoder
     states = sample_states(spec.state_cls, config, ENCODER_STATES)
@@ -231,14 +263,10 @@ def _our_tasks(module: ModuleType, n: int) -> list[Task]:
         }
 
     ours = ("cardzoo", name, n)
-    return [
-        Task((*ours, "env"), env_run),
-        Task((*ours, "raw_env"), raw_run),
-        Task((*ours, "engine"), engine_run),
-        Task((*ours, "encoder"), encoder_run),
-        Task((*ours, "determinize"), determinize_run),
-        Task((*ours, "setup"), setup_run),
-    ]
+    shown = {k: v for k, v in options.items() if k != "num_players"}
+    runs = [env_run, raw_run, engine_run, encoder_run, determinize_run, setup_run]
+    apis = ["env", "raw_env", "engine", "encoder", "determinize", "setup"]
+    return [Task((*ours, api), run, options=shown) for api, run in zip(apis, runs)]
 
 
 def _peer_task(peer: Peer) -> Task:
@@ -288,6 +316,7 @@ def _empty_row(key: tuple[str, str, int, str], task: Task, settings: Settings) -
         "repeats": len(task.samples),
         "seconds": settings.seconds,
         "load_1min": round(statistics.mean(task.load), 2) if task.load else None,
+        "options": dict(task.options),
     }
 
 
@@ -350,10 +379,14 @@ def add_ratios(rows: list[dict[str, Any]]) -> None:
 
 
 def measure_memory(
-    module: ModuleType, n: int, games: int, report: Callable[[str], None]
+    module: ModuleType,
+    n: int,
+    games: int,
+    report: Callable[[str], None],
+    extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Bytes one env holds after one game and after ``games`` games of random play."""
-    options = env_options(module.GAME, n)
+    options = env_options(module.GAME, n, extra)
     fresh = module.env(**options)
     play_games(fresh, 1, MEMORY_MAX_DECISIONS, seed=10**6)
     env = module.env(**options)
@@ -450,7 +483,7 @@ def run(settings: Settings, report: Callable[[str], None] = print) -> dict[str, 
         tasks += [_peer_task(p) for p in load_peers(report)]
     for module in settings.games:
         for n in settings.players[module.GAME.env_name]:
-            tasks += _our_tasks(module, n)
+            tasks += _our_tasks(module, n, settings.options)
 
     # A short untimed pass first: imports, caches and first-episode costs stay out of the rows.
     warmup = min(0.1, settings.seconds / 5)
@@ -475,7 +508,9 @@ def run(settings: Settings, report: Callable[[str], None] = print) -> dict[str, 
                     for r in rows
                     if r["env"] == module.GAME.env_name and r["players"] == n and r["api"] == "env"
                 )
-                row.update(measure_memory(module, n, settings.memory_games, report))
+                row.update(
+                    measure_memory(module, n, settings.memory_games, report, settings.options)
+                )
     if settings.train:
         rows += train_rows(settings.games, settings.train_seconds, report)
     add_ratios(rows)

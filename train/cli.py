@@ -357,10 +357,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
         except ImportError:
             raise ValueError("--plot needs matplotlib: pip install 'cardzoo[train]'") from None
     players = None if args.players is None else [n for group in args.players for n in group]
-    modules, counts = bench.select(args.game, players, games())
+    # key=value words among the game names are rule options too (main() collects those after
+    # the flags), for one game
+    names = [word for word in args.game if "=" not in word]
+    words = [word for word in args.game if "=" in word]
+    before = _rule_options(argparse.Namespace(options=[], command="bench"), words)
+    args.options = before + [(k, v) for k, v in args.options if k not in dict(before)]
+    options = _options_with_variant(args)
+    modules, counts = bench.select(names, players, games(), options)
     settings = bench.Settings(
         modules,
         counts,
+        options=options,
         seconds=args.seconds,
         repeats=args.repeats,
         peers=args.peers,
@@ -573,9 +581,16 @@ def _add_bench(sub: Any) -> None:
         description="Random legal play, timed; see docs/benchmark.md for every number and the "
         "JSON schema.",
     )
-    p.add_argument("game", nargs="*", help="games to measure (default: all)")
+    p.add_argument(
+        "game",
+        nargs="*",
+        help="games to measure (default: all); key=value words are rule options (one game)",
+    )
     p.add_argument(
         "--players", nargs="+", type=_player_counts, help="player counts (default: each game's)"
+    )
+    p.add_argument(
+        "--variant", help="a named variant of the one game measured (see `cardzoo list`)"
     )
     p.add_argument("--seconds", type=float, default=1.0, help="seconds per measurement")
     p.add_argument("--repeats", type=int, default=3, help="measurements of each row (best, median)")
@@ -596,7 +611,7 @@ def _add_bench(sub: Any) -> None:
     p.add_argument("--train-seconds", type=float, default=15.0, help="training time per K")
     p.add_argument("--json", metavar="FILE", help="write the results as JSON")
     p.add_argument("--plot", metavar="FILE", help="write a PNG bar chart (needs matplotlib)")
-    p.set_defaults(func=cmd_bench)
+    p.set_defaults(func=cmd_bench, options=[])  # main() collects key=value words after flags
 
 
 def _add_demo(sub: Any) -> None:

@@ -496,9 +496,51 @@ def test_cli_bench_writes_json(tmp_path, capsys):
     assert all("memory_bytes" not in r for r in data["rows"])
 
 
+def test_cli_bench_measures_a_variant_or_rule_options(tmp_path, monkeypatch):
+    """``--variant`` and ``key=value`` words (before or after the flags) reach every env and
+    state the bench builds, the counts are those they allow, and each row says what it ran."""
+    from cardzoo.envs import sitting_ducks_v0
+
+    built = []
+    real_env = sitting_ducks_v0.env
+
+    def spy(**kwargs):
+        built.append(kwargs)
+        return real_env(**kwargs)
+
+    monkeypatch.setattr(sitting_ducks_v0, "env", spy)
+    quick = ["--seconds", "0.01", "--repeats", "1", "--memory-games", "0"]
+    path = tmp_path / "hidden.json"
+    assert main(["bench", "sitting_ducks", "--variant", "hidden", *quick, "--json", str(path)]) == 0
+    data = json.loads(path.read_text())
+    assert data["settings"]["players"] == {"sitting_ducks_v0": [3, 4, 5, 6]}
+    assert data["settings"]["options"] == {"variant": "hidden"}
+    assert {r["players"] for r in data["rows"]} == {3, 4, 5, 6}
+    assert all(r["options"] == {"variant": "hidden"} for r in data["rows"])
+    assert built and all(kw.get("variant") == "hidden" for kw in built)
+    path = tmp_path / "strict.json"
+    words = ["odins_ravens", *quick, "joker_requires_no_match=true", "--json", str(path)]
+    assert main(["bench", *words]) == 0
+    rows = json.loads(path.read_text())["rows"]
+    assert rows and all(r["options"] == {"joker_requires_no_match": True} for r in rows)
+    # the duel sets its count: 2 alone, and the row says so (as the default 2-player row does)
+    assert bench.select(["sitting_ducks"], None, games(), {"variant": "duel"})[1] == {
+        "sitting_ducks_v0": [2]
+    }
+    assert bench.env_options(sitting_ducks_v0.GAME, 2) == {"variant": "duel", "num_players": 2}
+    assert bench.env_options(sitting_ducks_v0.GAME, 4, {"mode": "points"}) == {
+        "mode": "points",
+        "num_players": 4,
+    }
+
+
 @pytest.mark.parametrize(
     "argv, message",
     [
+        (["bench", "cubirds", "beasty_bar", "flock_step=always"], "exactly one game"),
+        (["bench", "cubirds", "bogus=1"], "unknown Cubirds option(s) ['bogus']"),
+        (["bench", "sitting_ducks", "--variant", "duel", "--players", "4"], "by [2] players"),
+        (["bench", "sitting_ducks", "--variant", "nosuch"], "unknown Sitting Ducks Gallery"),
         (["bench", "odins_ravens", "--players", "4"], "played by [2] players"),
         (["bench", "--seconds", "0"], "--seconds must be > 0"),
         (["bench", "chess"], "unknown game 'chess'"),

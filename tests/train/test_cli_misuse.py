@@ -184,7 +184,7 @@ def test_eval_a_file_that_is_not_a_checkpoint(tmp_path, capsys):
         (["demo", "--workers", str(10**6)], "--workers must be an int from 1", "demo"),
         (["demo", "--seed", "-3"], "--seed must be an int >= 0", "demo"),
         (["bench", "nosuchgame"], "unknown game 'nosuchgame'", "bench"),
-        (["bench", "cubirds", "a=b"], "unknown game 'a=b'", "bench"),
+        (["bench", "cubirds", "a=b"], "unknown Cubirds option(s) ['a']", "bench"),
         (["bench", "odins_ravens", "--players", "5"], "played by [2] players", "bench"),
         (["bench", "--players", "0"], "no game is played by [0] players", "bench"),
         (["bench", "--players", "x"], "player counts are integers", "bench"),
@@ -200,7 +200,7 @@ def test_eval_a_file_that_is_not_a_checkpoint(tmp_path, capsys):
         (["bench", "--repeats", str(10**6)], "--repeats must be an int from 1", "bench"),
         (["bench", "--memory-games", "-1"], "--memory-games must be an int from 0", "bench"),
         (["bench", "--memory-games", str(10**12)], "--memory-games must be an int from 0", "bench"),
-        (["bench", "--bogus"], "unrecognized arguments: --bogus", "bench"),
+        (["bench", "--bogus"], "unrecognized option '--bogus'", "bench"),
     ],
 )
 def test_other_commands_misuse(argv, words, command, capsys):
