@@ -50,6 +50,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=0, help="more calls at each position")
     parser.add_argument("--opt", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--profile", action="store_true", help="cProfile of the first calls")
+    parser.add_argument(
+        "--profile-repeat", action="store_true", help="cProfile of the repeated calls instead"
+    )
     args = parser.parse_args()
     spec = importlib.import_module(f"cardzoo.envs.{args.game}_v0").GAME
     options = {key: _value(v) for key, v in (kv.split("=", 1) for kv in args.opt)}
@@ -57,23 +60,29 @@ def main() -> None:
     rng = np.random.default_rng(0)
     first: list[float] = []
     again: list[float] = []
-    profile = cProfile.Profile() if args.profile else None
+    profile = cProfile.Profile() if args.profile or args.profile_repeat else None
+    profile_first = profile if not args.profile_repeat else None
+    profile_again = profile if args.profile_repeat else None
     clock = time.process_time
     for game, moves in enumerate(game_moves(spec.state_cls, config, args.games, args.seed)):
         state = spec.state_cls(config, seed=args.seed + game)
         for move in moves:
             player = state.current_player
-            if profile:
-                profile.enable()
+            if profile_first:
+                profile_first.enable()
             start = clock()
             state.determinize(player, rng)
             first.append(clock() - start)
-            if profile:
-                profile.disable()
+            if profile_first:
+                profile_first.disable()
+            if profile_again:
+                profile_again.enable()
             for _ in range(args.repeat):
                 start = clock()
                 state.determinize(player, rng)
                 again.append(clock() - start)
+            if profile_again:
+                profile_again.disable()
             state.apply_id(move)
     print(f"{args.game} {args.players}p {options} games={args.games} seed={args.seed}")
     print(_summary("first call at each position", first))
