@@ -64,7 +64,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from cardzoo.envs.sitting_ducks import crowded, now, walks, ways
-from cardzoo.envs.sitting_ducks.crowded import NotCovered, Staged, Swept, last_splits
+from cardzoo.envs.sitting_ducks.crowded import (
+    NotCovered,
+    Staged,
+    Swept,
+    in_seat_order,
+    last_splits,
+)
 from cardzoo.envs.sitting_ducks.data import MAX_ACTION_CARDS, NUM_KINDS
 from cardzoo.envs.sitting_ducks.exact import _HANDS
 from cardzoo.envs.sitting_ducks.split import Split as _Split
@@ -493,7 +499,7 @@ class Posterior:
         chain = self.chains[a]
         j = int(np.searchsorted(chain.cum, u.pop() * chain.cum[-1], "right"))
         if isinstance(chain, Staged):  # the hands now were summed: no rejection
-            return a, chain.pick(j, u)
+            return a, in_seat_order(chain.order, chain.pick(j, u))
         if isinstance(chain, Swept):  # the first m uniforms walk back, the rest propose
             rows = chain.rows(np.array([j]), np.array([u[:m]]))[0].tolist()
         elif chain.hands is not None:  # the hands now were summed: no rejection
@@ -501,7 +507,9 @@ class Posterior:
         else:
             rows = chain.rows[j].tolist()
         ids = now.propose_one(chain.lasts, rows, self.unseen, self.log_falling, u)
-        return None if ids is None else (a, ids)
+        if ids is None:
+            return None
+        return a, in_seat_order(getattr(chain, "order", None), ids)
 
     def _first_accepted(self, rng: np.random.Generator, k: int) -> tuple | None:
         """``k`` independent proposals (``_proposals``): (assignment, each seat's hand index
@@ -528,7 +536,7 @@ class Posterior:
             j = np.searchsorted(chain.cum, u[sel, 1] * chain.cum[-1], "right")
             if isinstance(chain, Staged):  # the hands now were summed exactly: no rejection
                 for k, state in zip(sel, j):
-                    ids[k] = chain.pick(int(state), u[k, 2:].tolist())
+                    ids[k] = in_seat_order(chain.order, chain.pick(int(state), u[k, 2:].tolist()))
                 accepted[sel] = True
                 continue
             if isinstance(chain, _Chain) and chain.hands is not None:  # summed: no rejection
@@ -538,9 +546,10 @@ class Posterior:
                 rows = chain.rows(j, u[sel, -m:])
             else:
                 rows = chain.rows[j]
-            ids[sel], accepted[sel] = now.propose_many(
+            got, accepted[sel] = now.propose_many(
                 chain.lasts, rows, unseen, self.log_falling, u[sel, 2:-m]
             )
+            ids[sel] = in_seat_order(getattr(chain, "order", None), got)
         return a, ids, accepted
 
 

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from cardzoo.envs.sitting_ducks import Config, State, crowded, exact, now, reshuffled
 from cardzoo.envs.sitting_ducks.sampling import resample_hidden
-from cardzoo.train.bench_loops import game_positions
+from cardzoo.train.bench_loops import game_moves, game_positions
 from ducks_exact import exact_posterior
 from test_ducks_exact import _NONE, ALPHA, SAMPLES, counts_of, p_value, played
 
@@ -105,6 +105,67 @@ def test_five_players_two_reshuffles_in_match_the_brute_force(monkeypatch, seed,
     assert len(worlds) > 20
     sampled = counts_of(exact.sample, state, player, seed)
     assert p_value(worlds, sampled, SAMPLES) > ALPHA
+
+
+@pytest.mark.parametrize("seed,decisions,summed", [(*CASES[1], True), (*TWICE[0], False)])
+def test_seats_summed_in_another_order_match_the_brute_force(monkeypatch, seed, decisions, summed):
+    """A position whose usual order passes ``MAX_WAYS`` is summed again in another order
+    (``crowded.retry_order``): here the usual order is made to decline and the other one is
+    a fixed shuffle of the seats, so that the hands drawn in that order must be put back in
+    the seats' order (``crowded.in_seat_order``) for the check to pass."""
+    summed_in = crowded._summed
+
+    def declining(split, seats, others, keys, memo, order=None):
+        if order is None:
+            raise crowded.NotCovered
+        return summed_in(split, seats, others, keys, memo, order)
+
+    monkeypatch.setattr(crowded, "_summed", declining)
+    monkeypatch.setattr(crowded, "retry_order", lambda seats: [2, 0, 3, 1])
+    if summed:
+        monkeypatch.setattr(crowded, "MAX_HAND_WAYS", 200_000)
+    else:
+        monkeypatch.setattr(reshuffled, "MIN_ACCEPTANCE", 0.0)
+    state = case_state(seed, decisions)
+    player = state.current_player
+    chains = reshuffled.Posterior(state, player).chains
+    kind = crowded.Staged if summed else crowded.Swept
+    assert all(isinstance(c, kind) and c.order == (2, 0, 3, 1) for c in chains)
+    worlds = exact_posterior(state, player)
+    sampled = counts_of(exact.sample, state, player, seed)
+    assert p_value(worlds, sampled, SAMPLES) > ALPHA
+
+
+def test_the_retry_order_is_tried_only_after_the_usual_order_declines(monkeypatch):
+    # Along a seeded six-player game with a small MAX_WAYS (at every decision): a position
+    # served in the usual order tries no other; some positions that order declines are
+    # served in the retry order (their chains say which).
+    monkeypatch.setattr(crowded, "MAX_WAYS", 30_000)
+    tried = []
+    order_of = crowded.retry_order
+
+    def recording(seats):
+        tried.append(order_of(seats))
+        return tried[-1]
+
+    monkeypatch.setattr(crowded, "retry_order", recording)
+    config = Config(num_players=6)
+    orders = set()
+    [moves] = game_moves(State, config, 1, 1001)
+    state = State(config, seed=1001)
+    for move in moves:
+        state.apply_id(move)
+        if state.terminal:
+            continue
+        before = len(tried)
+        post = exact._posterior(state, state.current_player)
+        if not isinstance(post, reshuffled.Posterior):
+            continue
+        served = {getattr(c, "order", None) for c in post.chains}
+        orders |= served
+        if len(tried) == before:
+            assert served == {None}
+    assert None in orders and len(orders) > 1
 
 
 def test_the_five_player_cases_have_forced_discards():
