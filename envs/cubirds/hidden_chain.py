@@ -161,6 +161,11 @@ class SeatChain:
             )
             ccap = None if cap is None else tuple(cap)
             descs.append((sizes[r], closed, starts, last, weight if opened else None, ctilt, ccap))
+        #: Per step, what a draw reads: the closed species, the open ones with their
+        #: cumulative tilts, the tilts' total and the last open index.
+        self.draws = [
+            (b[0], b[3], b[5], b[5][-1] if b[5] else 0.0, len(b[3]) - 1) for b in self.boxes
+        ]
         self._room_checks()
         self._prefix_ids(descs)
 
@@ -405,33 +410,39 @@ class SeatChain:
         """Per box (in the seat's order), its cards per species, drawn from the counts; each
         species' cards in all are added to ``taken`` if given."""
         out = []
+        if taken is None:
+            taken = [0] * NUM_SPECIES
         # One uniform per step and per open card (at most a box's size): one call to NumPy.
         u = rng.random(self.n + self.cards).tolist()
         k = self.n
         entry = self.memo[(self.ids[0], (0,) * NUM_SPECIES)]
-        for r, (closed, _, _, opened, _, probs) in enumerate(self.boxes):
+        sfx = self.open_sfx
+        for r, (closed, opened, probs, top, last) in enumerate(self.draws):
             _, choices, cum, _, _, _, follow = entry
-            j = min(bisect_right(cum, u[r] * cum[-1]), len(choices) - 1)
+            j = bisect_right(cum, u[r] * cum[-1])
+            if j == len(choices):  # (u * total rounded up to the total)
+                j -= 1
             x, m = choices[j]
             counts = [0] * NUM_SPECIES
             for s, v in zip(closed, x):
                 counts[s] = v
-            if m and self.open_sfx[r] is not None:
-                self.fill_open(r, m, rng, counts)
+                taken[s] += v
+            if m and sfx[r] is not None:
+                more = [0] * NUM_SPECIES
+                self.fill_open(r, m, rng, more)
+                for s, v in enumerate(more):
+                    counts[s] += v
+                    taken[s] += v
             elif m:  # each open card's species in proportion to its tilt
-                top = probs[-1]
-                last = len(opened) - 1
                 for v in u[k : k + m]:
-                    counts[opened[min(bisect_right(probs, v * top), last)]] += 1
+                    i = bisect_right(probs, v * top)
+                    s = opened[i if i <= last else last]
+                    counts[s] += 1
+                    taken[s] += 1
                 k += m
             out.append(counts)
             entry = follow[j]
         out.reverse()
-        if taken is not None:
-            for counts in out:
-                for s, v in enumerate(counts):
-                    if v:
-                        taken[s] += v
         return out
 
     def fill_open(self, r: int, m: int, rng: np.random.Generator, counts: list[int]) -> None:
