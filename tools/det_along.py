@@ -48,6 +48,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--repeat", type=int, default=0, help="more calls at each position")
+    parser.add_argument("--sort", default="cumulative", help="the profile's order (pstats)")
     parser.add_argument("--opt", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--profile", action="store_true", help="cProfile of the first calls")
     parser.add_argument(
@@ -89,7 +90,7 @@ def main() -> None:
     if again:
         print(_summary(f"{args.repeat} more calls at each position", again))
     if profile:
-        pstats.Stats(profile).sort_stats("cumulative").print_stats(35)
+        pstats.Stats(profile).sort_stats(args.sort).print_stats(35)
 
 
 if __name__ == "__main__":
