@@ -41,8 +41,12 @@ one call by the seat in turn at every decision and 3 more at each position, the 
 and this one side by side; CPU time): positions declined 66 -> 59 of 668 (standard) and 46 -> 37
 of 541 (hidden); at the hidden positions now served in the retry order a first call costs
 about 48 ms and a repeated one 1.1 ms (the replay's about 4 ms there), while a position still
-declined pays for the second try (first calls about 20 -> 25 ms); the mean first call over
-all positions rose by about 7 % (noisy: the two versions shared the two cores).
+declined pays for the second try (first calls about 20 -> 25 ms). The mean first call over
+all positions rose by about 7 % in that run (the two versions sharing the two cores), from
+11.0-11.1 to 12.8-13.4 ms along 4 other games (seed 1000, old and new alternating; about 1.1 ms
+of it one replay call of 0.9 s, the replay's search meeting a long run on another random
+stream), and the bench's along figure went 14.28 -> 14.34 and 12.9 -> 17.2 ms in two pairs of
+runs: noisy, and dearer by somewhere between nothing and a third.
 
 The sums are the same as the listing's (a split left out has weight zero), so the sampler
 stays exact (``tests/sitting_ducks/test_ducks_exact_crowded.py``: brute force on tiny five-
