@@ -2,7 +2,7 @@
 where the exact samplers decline: positions ``exact.covered`` rejects (a hand dealt more than
 three cards, a turn that ended without a draw), a reshuffle with too many splits at two to four
 players, five- and six-player positions past ``crowded.MAX_WAYS`` or where the exact
-rejection accepts too rarely (a few in a hundred, see ``crowded.py``), or five and six players
+rejection accepts too rarely (under one in a thousand, ``reshuffled.py``), or five and six players
 after a reshuffle when ``reshuffled.CROWDED`` is switched off).
 
 Hidden from player p: the other hands, the draw pile, and (hidden mode) the others' colours. The

@@ -168,6 +168,49 @@ def test_the_retry_order_is_tried_only_after_the_usual_order_declines(monkeypatc
     assert None in orders and len(orders) > 1
 
 
+def _low_acceptance_position() -> State:
+    """Five players, seed 1, 142 random decisions (``default_rng(1)``), seat 0 to play: two
+    reshuffles in, the hands now accept about 0.3 % of the rejection's proposals."""
+    state = State(Config(num_players=5), seed=1)
+    pick = np.random.default_rng(1)
+    for _ in range(142):
+        legal = state.legal_move_ids()
+        state.apply_id(legal[int(pick.integers(len(legal)))])
+    return state
+
+
+def test_a_position_accepting_under_one_percent_is_sampled_not_replayed(monkeypatch):
+    """The trial (4096 proposals, at least 1/1024 accepted) serves a position that the trial
+    before session 11 (256 proposals, at least 1 %) sent to the replay; its samples come from
+    the rejection's batches (up to 512 proposals each) and keep the seat's view."""
+    state = _low_acceptance_position()
+    player = state.current_player
+    monkeypatch.setattr(reshuffled, "MIN_ACCEPTANCE", 0.0)
+    post = reshuffled.Posterior(state, player)
+    assert all(isinstance(c, crowded.Swept) for c in post.chains)
+    share = post._proposals(np.random.default_rng(0), reshuffled.TRIAL)[2].mean()
+    assert 1 / 1024 <= share < 0.01
+    monkeypatch.setattr(reshuffled, "MIN_ACCEPTANCE", 0.01)
+    monkeypatch.setattr(reshuffled, "TRIAL", 256)
+    monkeypatch.setattr(reshuffled, "TRIAL_PARTS", (32,))
+    with pytest.raises(reshuffled.NotCovered):
+        reshuffled.Posterior(state, player)
+    monkeypatch.undo()
+    monkeypatch.setattr(exact, "_CACHE", {})
+    assert exact.sample(state, player, np.random.default_rng(0)) is not None
+    for seed in range(10):
+        world = state.determinize(player, np.random.default_rng(seed))
+        assert world.view(player) == state.view(player)
+        assert world.hands[player] == state.hands[player]
+        assert len(world.draw) == len(state.draw)
+        # The cards the seat has not seen are the same multiset, spread otherwise.
+        unseen = [
+            sorted(s.draw + [k for q, h in enumerate(s.hands) if q != player for k in h])
+            for s in (world, state)
+        ]
+        assert unseen[0] == unseen[1]
+
+
 def test_the_five_player_cases_have_forced_discards():
     forced = [e[2] for s, d in CASES for e in case_state(s, d)._log[1:] if e[2] is not None]
     assert forced

@@ -127,7 +127,7 @@ def test_the_step_functions_walk_what_the_kept_walk_walks():
 
 def test_the_trial_made_in_two_parts_decides_as_the_whole_trial(monkeypatch):
     """At five players after a reshuffle a fixed trial decides whether the position is covered;
-    its first ``TRIAL_FIRST`` proposals decide alone when they accept enough. Along a seeded
+    it is made in parts (``TRIAL_PARTS``), stopping once enough were accepted. Along a seeded
     game, at thresholds on both sides of each position's acceptance, the answer equals that
     of all ``TRIAL`` proposals at once."""
     state = State(Config(num_players=5), seed=4)
@@ -138,7 +138,7 @@ def test_the_trial_made_in_two_parts_decides_as_the_whole_trial(monkeypatch):
             monkeypatch.setattr(reshuffled, "MIN_ACCEPTANCE", 0.0)
             post = reshuffled.Posterior(state, state.current_player)
             whole = post._proposals(np.random.default_rng(0), reshuffled.TRIAL)[2].mean()
-            for least in (0.01, 0.05, 0.1, 0.2, 0.4, 0.7):
+            for least in (1 / 1024, 0.01, 0.05, 0.1, 0.2, 0.4, 0.7):
                 monkeypatch.setattr(reshuffled, "MIN_ACCEPTANCE", least)
                 assert post._trial_accepts() == (whole >= least)
                 outcomes.add(whole >= least)
