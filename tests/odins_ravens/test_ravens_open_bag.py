@@ -195,6 +195,7 @@ def test_small_logs_that_a_slot_per_stash_would_cut_are_held_exactly(monkeypatch
     belief is not, and its worlds are exactly the brute-force posterior's. Fails if open bags
     stop merging (no log qualifies) or merge wrongly."""
     monkeypatch.setattr(hidden, "MAX_STATES", 10**6)
+    monkeypatch.setattr(hidden, "UNMASKED_FACTOR", 1)  # the limit is the peak, masks or not
     monkeypatch.setattr(hidden, "CUT_MASS", 0.0)
     rng = random.Random(11)
     held = 0
@@ -285,6 +286,7 @@ def test_a_position_that_was_cut_is_now_held_exactly(monkeypatch):
     with monkeypatch.context() as m:
         m.setattr(hidden, "_open_after", lambda open_bag, event: 0)
         m.setattr(hidden, "MAX_STATES", 400)  # the limit of the time (1000 since session 8)
+        m.setattr(hidden, "UNMASKED_FACTOR", 1)  # (2 since session 11)
         assert Belief.start(hand, None, start).advance(log).dropped > 0
         m.setattr(hidden, "MAX_STATES", 10**6)
         slots = Belief.start(hand, None, start).advance(log)
