@@ -61,7 +61,13 @@ a real game; CPU time): with ``MAX_WAYS`` = 300,000 it covers 5p 359/370, 6p 379
 hidden 382/443, 6p points 483/563, 6p team 354/389 positions; building a position's posterior
 costs a median of 9 to 21 ms, p90 18 to 66 ms, p99 35 to 134 ms, at most 0.22 s (with 1.5M:
 365, 392, 407, 509 and 364 positions, p99 0.1 to 0.5 s, at most 1.4 s, and about 0.9 GB at the
-peak of one process along four six-player games instead of 0.3 GB).
+peak of one process along four six-player games instead of 0.3 GB). Session 11 (the same games,
+counted once per position and seat in turn, the positions the exact sampler serves): session
+10's code 311/318 (5p), 338/362 (6p), 334/371 (hidden), 426/479 (points), 307/333 (team); with
+the trial at 1/1024 (``reshuffled.py``) 315, 350, 356, 449, 324; and ``MAX_WAYS`` 1.2M too 317,
+355, 367, 464, 326, at a mean build of 5.5 / 16.3 / 21.5 / 19.0 / 14.9 ms (session 10's code:
+5.5 / 15.0 / 18.2 / 15.5 / 12.6; the positions now served are dear ones) and a peak of 0.10 to
+0.25 GB per process.
 """
 
 from __future__ import annotations
@@ -78,11 +84,16 @@ if TYPE_CHECKING:
 
 #: The most partial ways (split so far x next seat's hand) one step may build: a guard on
 #: memory (about 100 bytes each) and time; past it the replay serves the position. 300,000
-#: rather than 1.5M (session 6): along two seeded six-player games it declined 23 positions
-#: after a reshuffle instead of 12 (of 246), but a process's peak memory along four games fell
-#: from about 0.9 GB to 0.25 GB (with the smaller caches below) and the slowest first call
-#: from 1.3 s to 0.2 s.
-MAX_WAYS = 300_000
+#: rather than 1.5M in session 6 (along two seeded six-player games it declined 23 positions
+#: after a reshuffle instead of 12 of 246, but a process's peak memory along four games fell
+#: from about 0.9 GB to 0.25 GB and the slowest first call from 1.3 s to 0.2 s); 1.2M since
+#: session 11, the memos and caches having shrunk since: along three seeded six-player games
+#: (seeds 0-2, a call by the seat in turn at every decision; CPU time) positions declined for
+#: it 26 -> 7 of 580 (hidden mode 7 -> 1 of 473), the posteriors' building time in all the same
+#: (9.37 -> 9.41 s, hidden 5.58 -> 5.58 s: a position now served costs about what the two
+#: sweeps that failed there did), the slowest build 0.13 -> 0.42 s, the process's peak memory
+#: 136 -> 224 MB (600,000: 15 and 2 declined, 0.17 s, 178 MB).
+MAX_WAYS = 1_200_000
 #: The most ways the last step may build to sum the hands now too (``Staged``, no rejection);
 #: 0 (the default): not tried, the hands now come by rejection (``Swept``), which measured
 #: faster at five and six players on first and repeated calls alike.

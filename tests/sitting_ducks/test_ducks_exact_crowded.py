@@ -168,22 +168,37 @@ def test_the_retry_order_is_tried_only_after_the_usual_order_declines(monkeypatc
     assert None in orders and len(orders) > 1
 
 
-def _low_acceptance_position() -> State:
-    """Five players, seed 1, 142 random decisions (``default_rng(1)``), seat 0 to play: two
-    reshuffles in, the hands now accept about 0.3 % of the rejection's proposals."""
-    state = State(Config(num_players=5), seed=1)
-    pick = np.random.default_rng(1)
-    for _ in range(142):
+def _randomly_played(players: int, seed: int, decisions: int) -> State:
+    """``decisions`` random decisions (``default_rng(seed)``) of the game with ``seed``."""
+    state = State(Config(num_players=players), seed=seed)
+    pick = np.random.default_rng(seed)
+    for _ in range(decisions):
         legal = state.legal_move_ids()
         state.apply_id(legal[int(pick.integers(len(legal)))])
     return state
 
 
+def _assert_samples_keep_the_view(state: State, player: int) -> None:
+    for seed in range(10):
+        world = state.determinize(player, np.random.default_rng(seed))
+        assert world.view(player) == state.view(player)
+        assert world.hands[player] == state.hands[player]
+        assert len(world.draw) == len(state.draw)
+        # The cards the seat has not seen are the same multiset, spread otherwise.
+        unseen = [
+            sorted(s.draw + [k for q, h in enumerate(s.hands) if q != player for k in h])
+            for s in (world, state)
+        ]
+        assert unseen[0] == unseen[1]
+
+
 def test_a_position_accepting_under_one_percent_is_sampled_not_replayed(monkeypatch):
-    """The trial (4096 proposals, at least 1/1024 accepted) serves a position that the trial
-    before session 11 (256 proposals, at least 1 %) sent to the replay; its samples come from
-    the rejection's batches (up to 512 proposals each) and keep the seat's view."""
-    state = _low_acceptance_position()
+    """Five players, seed 1, 142 random decisions, seat 0 to play: two reshuffles in, the hands
+    now accept about 0.3 % of the rejection's proposals. The trial (4096 proposals, at least
+    1/1024 accepted) serves it, where the trial before session 11 (256 proposals, at least
+    1 %) sent it to the replay; its samples come from the rejection's batches (up to 512
+    proposals each) and keep the seat's view."""
+    state = _randomly_played(5, 1, 142)
     player = state.current_player
     monkeypatch.setattr(reshuffled, "MIN_ACCEPTANCE", 0.0)
     post = reshuffled.Posterior(state, player)
@@ -198,17 +213,24 @@ def test_a_position_accepting_under_one_percent_is_sampled_not_replayed(monkeypa
     monkeypatch.undo()
     monkeypatch.setattr(exact, "_CACHE", {})
     assert exact.sample(state, player, np.random.default_rng(0)) is not None
-    for seed in range(10):
-        world = state.determinize(player, np.random.default_rng(seed))
-        assert world.view(player) == state.view(player)
-        assert world.hands[player] == state.hands[player]
-        assert len(world.draw) == len(state.draw)
-        # The cards the seat has not seen are the same multiset, spread otherwise.
-        unseen = [
-            sorted(s.draw + [k for q, h in enumerate(s.hands) if q != player for k in h])
-            for s in (world, state)
-        ]
-        assert unseen[0] == unseen[1]
+    _assert_samples_keep_the_view(state, player)
+
+
+def test_a_position_past_the_old_max_ways_is_sampled_not_replayed(monkeypatch):
+    """Six players, seed 2, 86 random decisions, seat 5 to play: both seat orders build more
+    than 300,000 partial splits in one step (``crowded.MAX_WAYS`` until session 11), not more
+    than the 1.2M allowed since, so the exact sampler serves the position."""
+    state = _randomly_played(6, 2, 86)
+    player = state.current_player
+    assert crowded.MAX_WAYS >= 1_200_000
+    monkeypatch.setattr(crowded, "_MEMOS", {})
+    with monkeypatch.context() as m:
+        m.setattr(crowded, "MAX_WAYS", 300_000)
+        with pytest.raises(reshuffled.NotCovered):
+            reshuffled.Posterior(state, player)
+    monkeypatch.setattr(crowded, "_MEMOS", {})
+    assert exact.sample(state, player, np.random.default_rng(0)) is not None
+    _assert_samples_keep_the_view(state, player)
 
 
 def test_the_five_player_cases_have_forced_discards():
