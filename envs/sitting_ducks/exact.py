@@ -31,10 +31,10 @@ factorise this way. What the seat knows there still makes the posterior a short 
 pile is the public discard pile, shuffled, and the others' hands at that moment hold a known
 multiset (``reshuffled.py`` works it through); ``sample`` serves those positions too, and
 returns None (the replay of ``sampling.py``, not exact, takes over) only where a
-reshuffle's known multiset has too many splits among the other seats (at two to four players
-past ``reshuffled.MAX_SPLITS``; at five and six, ``crowded.py``, past its guard
-``crowded.MAX_WAYS`` or where its rejection accepts too rarely, or everywhere if
-``reshuffled.CROWDED`` is switched off).
+reshuffle's known multiset has too many splits among the other seats: where ``crowded.py``
+sums them (five and six players, and two to four past ``reshuffled.MAX_SPLITS`` since
+session 11) past its guard ``crowded.MAX_WAYS`` or where its rejection accepts too rarely, or
+past ``MAX_SPLITS`` if ``reshuffled.CROWDED`` is switched off.
 
 Along a game (a call at every decision, issue 16) nothing here is read afresh from the whole
 record: the record cut at the reshuffles (``split.py``) and each seat's walk ``N_q`` (``walks.py``)

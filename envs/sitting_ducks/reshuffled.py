@@ -37,9 +37,11 @@ chain forward exactly (``alpha``). The hands now then come one of two ways:
   accepted sample is exact.
 
 In hidden mode the colour assignment is drawn first, with its total weight (part of every
-proposal). Up to four players (``MAX_PLAYERS``) every split is listed; positions with more than
-``MAX_SPLITS`` are not covered: ``sample`` returns None and the replay (``sampling.py``) serves
-them. Five and six players have millions of splits: there ``crowded.py`` (the default,
+proposal). Up to four players (``MAX_PLAYERS``) every split is listed; a reshuffle with more
+than ``MAX_SPLITS`` splits is summed by ``crowded.py`` as at five and six players (since
+session 11: along 8 seeded four-player games it served the 12 of 897 positions the replay
+served before, at the same mean cost; ``CROWDED`` off: the replay). Five and six players have
+millions of splits: there ``crowded.py`` (the default,
 ``CROWDED``) builds only the splits the record allows and the chain's non-zero steps, sweeps
 the last reshuffle's split keeping only what is left of it, and the hands now come by the
 rejection above (a position where a fixed trial of ``TRIAL`` proposals accepts under
@@ -81,7 +83,7 @@ if TYPE_CHECKING:
     from cardzoo.envs.sitting_ducks.game import State
 
 #: The most splits of one reshuffle's ``T_b`` the exact chain takes (its matrices are
-#: splits x splits); a position with more goes to the replay.
+#: splits x splits); a position with more is summed by ``crowded.py``.
 MAX_SPLITS = 1500
 #: Up to four players every split of a reshuffle's multiset is listed; at five and six it
 #: has millions, and only those the record allows are built (``crowded.py``).
@@ -354,8 +356,30 @@ def _listed_kept(state: State, player: int, split: _Split, keyed: list[tuple], m
     return found[1]
 
 
+def _last_reshuffle(state: State, player: int, split: _Split, keyed: list[tuple], walked):
+    """The record summed up to the last reshuffle, per colour keys: every split listed (two to
+    four players, ``_listed_kept``), or only the splits the record allows (``crowded.py``: five
+    and six players, and four where a reshuffle has more than ``MAX_SPLITS`` splits to list).
+    Returns those sums, the colour keys (merged where ``crowded.py`` sums) and whether
+    ``crowded.py`` summed them."""
+    if state.num_players <= MAX_PLAYERS:
+        try:
+            return (
+                _listed_kept(state, player, split, list(dict.fromkeys(keyed)), walked),
+                keyed,
+                False,
+            )
+        except NotCovered:  # too many splits to list
+            if not CROWDED:
+                raise
+    keyed = _same_masks(split, keyed)
+    memo = crowded.memo_for(state._log, player, len(split.pools))
+    memo["record"] = walked  # the first pile's walks, shared by every viewer
+    return {keys: _crowded(split, keys, memo) for keys in dict.fromkeys(keyed)}, keyed, True
+
+
 def _crowded(split: _Split, keys: tuple[int, ...], memo: dict) -> tuple | None:
-    """Five and six players: only the splits the record allows (``crowded.py``)."""
+    """Only the splits the record allows (``crowded.py``)."""
     return last_splits(split, list(keys), advance, memo)
 
 
@@ -383,9 +407,9 @@ class _NoWorld:
 
 class Posterior:
     """Everything the samples of one position for one seat share (see the module docstring).
-    NotCovered past ``MAX_PLAYERS`` unless ``CROWDED`` (then past ``crowded.MAX_WAYS`` or a
-    trial accepting too rarely), or if a reshuffle's multiset has more than ``MAX_SPLITS``
-    splits."""
+    Where ``crowded.py`` sums (past ``MAX_PLAYERS``, or a reshuffle's multiset with more than
+    ``MAX_SPLITS`` splits): NotCovered past ``crowded.MAX_WAYS`` or a trial accepting too
+    rarely, or if ``CROWDED`` is off."""
 
     __slots__ = (
         "log",
@@ -421,15 +445,9 @@ class Posterior:
             tuple(owners.index(q) if hidden and q in discarded else 0 for q in self.others)
             for owners in self.choices
         ]
-        if state.num_players > MAX_PLAYERS:
-            keyed = _same_masks(split, keyed)
-            memo = crowded.memo_for(state._log, player, len(split.pools))
-            memo["record"] = walked  # the first pile's walks, shared by every viewer
-            lasts = {keys: _crowded(split, keys, memo) for keys in dict.fromkeys(keyed)}
-        else:
-            lasts = _listed_kept(state, player, split, list(dict.fromkeys(keyed)), walked)
-        self.final = None  # five and six players: the hands now summed in crowded.py
-        if state.num_players <= MAX_PLAYERS:
+        lasts, keyed, summed = _last_reshuffle(state, player, split, keyed, walked)
+        self.final = None  # summed: the hands now come from crowded.py's chains
+        if not summed:
             before = len(next(iter(lasts.values()))[2])
             self.final = final_splits(split.unseen, self.sizes, before)
         by_keys: dict[tuple[int, ...], _Chain | Staged | Swept | _NoWorld] = {}
@@ -453,7 +471,7 @@ class Posterior:
                 f"saw (turn {state.turn}); the public record cannot be explained (a bug)"
             )
         self.choice_cum = np.cumsum([exp(x - best) for x in logs])
-        if state.num_players > MAX_PLAYERS and any(isinstance(c, Swept) for c in self.chains):
+        if summed and any(isinstance(c, Swept) for c in self.chains):
             # The hands now by rejection accept rarely where the draw pile is (nearly) empty:
             # a position where a fixed trial (a function of the position alone) accepts too
             # rarely goes to the replay.

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from cardzoo.envs.sitting_ducks import Config, State, exact, now, reshuffled
+from cardzoo.envs.sitting_ducks import Config, State, crowded, exact, now, reshuffled
 from cardzoo.envs.sitting_ducks.sampling import resample_hidden
 from cardzoo.train.bench_loops import game_positions
 from ducks_exact import exact_posterior
@@ -101,6 +101,36 @@ def test_the_rejection_path_matches_the_brute_force(monkeypatch, case, batches, 
     worlds = exact_posterior(state, player)
     sampled = counts_of(exact.sample, state, player, seed)
     assert p_value(worlds, sampled, SAMPLES) > ALPHA
+
+
+@pytest.mark.parametrize("case", [1, 4, 5, 7])
+def test_too_many_splits_to_list_are_summed_as_at_five_players(monkeypatch, case):
+    """Three and four players where a reshuffle's multiset has more than ``MAX_SPLITS``
+    splits (forced here with a limit of 1): the splits the record allows are summed as at five
+    and six players (``crowded.py``, since session 11; the replay before), still exact."""
+    monkeypatch.setattr(reshuffled, "MAX_SPLITS", 1)
+    monkeypatch.setattr(reshuffled, "MIN_ACCEPTANCE", 0.0)  # however rarely tiny decks accept
+    monkeypatch.setattr(reshuffled, "_LISTS", {})
+    monkeypatch.setattr(exact, "_CACHE", {})
+    n, mode, deck, seed, decisions, _ = CASES[case]
+    state = case_state(n, mode, deck, seed, decisions)
+    player = state.current_player
+    post = reshuffled.Posterior(state, player)
+    assert post.final is None
+    assert all(isinstance(c, (crowded.Swept, crowded.Staged)) for c in post.chains)
+    worlds = exact_posterior(state, player)
+    sampled = counts_of(exact.sample, state, player, seed)
+    assert p_value(worlds, sampled, SAMPLES) > ALPHA
+
+
+def test_too_many_splits_go_to_the_replay_when_switched_off(monkeypatch):
+    monkeypatch.setattr(reshuffled, "MAX_SPLITS", 1)
+    monkeypatch.setattr(reshuffled, "CROWDED", False)
+    monkeypatch.setattr(reshuffled, "_LISTS", {})
+    n, mode, deck, seed, decisions, _ = CASES[7]
+    state = case_state(n, mode, deck, seed, decisions)
+    with pytest.raises(reshuffled.NotCovered):
+        reshuffled.Posterior(state, state.current_player)
 
 
 def test_the_cases_cover_forced_discards_after_a_reshuffle():
