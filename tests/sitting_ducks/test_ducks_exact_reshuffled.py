@@ -88,18 +88,29 @@ def test_the_rejection_path_matches_the_brute_force(monkeypatch, case, batches, 
         monkeypatch.setattr(now, "DEALT_AT_LEAST", dealt)
     monkeypatch.setattr(reshuffled, "BATCHES", batches)
     monkeypatch.setattr(exact, "_CACHE", {})
-    n, mode, deck, seed, decisions, _ = CASES[case]
-    state = case_state(n, mode, deck, seed, decisions)
-    player = state.current_player
-    post = reshuffled.Posterior(state, player)
-    assert post.final is None
+    post = _rejection_posterior(case)
     lasts = [last for chain in post.chains for last in chain.lasts]
     if dealt == 0.0:  # every seat dealt wherever its hand at the reshuffle is possible
         assert all(last.dealt[last.norm > 0].all() for last in lasts)
     elif dealt is not None:
         assert not any(last.dealt.any() for last in lasts)
-    worlds = exact_posterior(state, player)
-    sampled = counts_of(exact.sample, state, player, seed)
+    _assert_case_matches_the_brute_force(case)
+
+
+def _rejection_posterior(case: int) -> reshuffled.Posterior:
+    """The posterior of ``CASES[case]`` for the seat to play, its hands now by rejection."""
+    n, mode, deck, seed, decisions, _ = CASES[case]
+    state = case_state(n, mode, deck, seed, decisions)
+    post = reshuffled.Posterior(state, state.current_player)
+    assert post.final is None
+    return post
+
+
+def _assert_case_matches_the_brute_force(case: int) -> None:
+    n, mode, deck, seed, decisions, _ = CASES[case]
+    state = case_state(n, mode, deck, seed, decisions)
+    worlds = exact_posterior(state, state.current_player)
+    sampled = counts_of(exact.sample, state, state.current_player, seed)
     assert p_value(worlds, sampled, SAMPLES) > ALPHA
 
 
@@ -112,15 +123,9 @@ def test_too_many_splits_to_list_are_summed_as_at_five_players(monkeypatch, case
     monkeypatch.setattr(reshuffled, "MIN_ACCEPTANCE", 0.0)  # however rarely tiny decks accept
     monkeypatch.setattr(reshuffled, "_LISTS", {})
     monkeypatch.setattr(exact, "_CACHE", {})
-    n, mode, deck, seed, decisions, _ = CASES[case]
-    state = case_state(n, mode, deck, seed, decisions)
-    player = state.current_player
-    post = reshuffled.Posterior(state, player)
-    assert post.final is None
+    post = _rejection_posterior(case)
     assert all(isinstance(c, (crowded.Swept, crowded.Staged)) for c in post.chains)
-    worlds = exact_posterior(state, player)
-    sampled = counts_of(exact.sample, state, player, seed)
-    assert p_value(worlds, sampled, SAMPLES) > ALPHA
+    _assert_case_matches_the_brute_force(case)
 
 
 def test_too_many_splits_go_to_the_replay_when_switched_off(monkeypatch):
