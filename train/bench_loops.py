@@ -17,6 +17,8 @@ from collections.abc import Callable, Container
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 #: Object kinds a memory walk never counts nor enters: shared by every env of the process.
 _SHARED_KINDS = (
     types.ModuleType,
@@ -155,6 +157,17 @@ def game_positions(state_cls: type, config: Any, games: int, seed: int = 0) -> d
                 found[wanted[i]].append(state.clone())
             state.apply_id(move)
     return found
+
+
+def random_position(state_cls: type, config: Any, seed: int, decisions: int) -> Any:
+    """The state of the game with ``seed`` after ``decisions`` random decisions, each move drawn
+    uniformly by ``numpy.random.default_rng(seed)`` (the tests' fixed positions)."""
+    state = state_cls(config, seed=seed)
+    pick = np.random.default_rng(seed)
+    for _ in range(decisions):
+        legal = state.legal_move_ids()
+        state.apply_id(legal[int(pick.integers(len(legal)))])
+    return state
 
 
 def along_loop(

@@ -10,15 +10,11 @@ import numpy as np
 from cardzoo.envs.cubirds import Config, State
 from cardzoo.envs.cubirds import hidden_exact as he
 from cardzoo.envs.cubirds.hidden_exact import ExactModel
+from cardzoo.train.bench_loops import random_position
 
 
 def _position(players: int = 4, seed: int = 1, moves: int = 102) -> State:
-    state = State(Config(num_players=players), seed=seed)
-    rng = np.random.default_rng(seed)
-    for _ in range(moves):
-        legal = state.legal_move_ids()
-        state.apply_id(legal[int(rng.integers(len(legal)))])
-    return state
+    return random_position(State, Config(num_players=players), seed, moves)
 
 
 def _model(state: State) -> ExactModel:

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from cardzoo.envs.sitting_ducks import Config, State, crowded, exact, now, reshuffled
 from cardzoo.envs.sitting_ducks.sampling import resample_hidden
-from cardzoo.train.bench_loops import game_moves, game_positions
+from cardzoo.train.bench_loops import game_moves, game_positions, random_position
 from ducks_exact import exact_posterior
 from test_ducks_exact import _NONE, ALPHA, SAMPLES, counts_of, p_value, played
 
@@ -169,13 +169,7 @@ def test_the_retry_order_is_tried_only_after_the_usual_order_declines(monkeypatc
 
 
 def _randomly_played(players: int, seed: int, decisions: int) -> State:
-    """``decisions`` random decisions (``default_rng(seed)``) of the game with ``seed``."""
-    state = State(Config(num_players=players), seed=seed)
-    pick = np.random.default_rng(seed)
-    for _ in range(decisions):
-        legal = state.legal_move_ids()
-        state.apply_id(legal[int(pick.integers(len(legal)))])
-    return state
+    return random_position(State, Config(num_players=players), seed, decisions)
 
 
 def _assert_samples_keep_the_view(state: State, player: int) -> None:
