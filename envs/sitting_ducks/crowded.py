@@ -407,6 +407,16 @@ class Swept:
             out[:, i], states = row[e], parent[e]
         return out
 
+    def rows_one(self, state: int, u: list[float]) -> list[int]:
+        """``rows`` for one final state (``u``: one uniform per seat), without the arrays."""
+        out = [0] * len(self.levels)
+        for i in range(len(self.levels) - 1, -1, -1):
+            parent, row, cum, starts = self.levels[i]
+            e = int(np.searchsorted(cum, state + u[i], "right"))
+            e = min(max(e, int(starts[state])), int(starts[state + 1]) - 1)
+            out[i], state = int(row[e]), int(parent[e])
+        return out
+
 
 def in_seat_order(order: tuple | None, ids):
     """Per-seat values listed in a summing ``order`` (``Staged``, ``Swept``) put back in the

@@ -53,14 +53,26 @@ class LastStep:
     """One seat's last step, one row per candidate hand ``G`` at the last reshuffle (``b``:
     rows x hands now, the weights ``B(G, .)``): ``norm`` (drawn: the total of ``B * (U)_H``),
     ``dealt`` per row, ``bound`` per row (the seat's factor in the split's proposal weight);
-    ``cum`` (the cumulative ``B * (U)_H`` of some rows) and ``phi`` (``phi / top`` at some
+    the cumulative ``B * (U)_H`` of some rows (``_add``) and ``phi`` (``phi / top`` at some
     (row, hand) pairs) are made only for the rows a proposal reaches: a call at a new position
     builds a ``LastStep`` per seat but draws from few of its rows. With ``live`` (session 8)
     ``b`` holds only those of the ``rows`` rows (the walk's live rows, ``walks.walk_rows``):
     the per-row arrays cover every row, the rows left out weighing zero (never drawn from).
-    Proposals in batches draw each seat's hand per distinct row (``pick``)."""
+    Proposals in batches draw each seat's hand from all the rows kept at once (``pick``)."""
 
-    __slots__ = ("size", "b", "falling", "norm", "dealt", "safe", "bound", "_rows", "_where")
+    __slots__ = (
+        "size",
+        "b",
+        "falling",
+        "norm",
+        "dealt",
+        "safe",
+        "bound",
+        "_where",
+        "_slot",
+        "_flat",
+        "_used",
+    )
 
     def __init__(
         self,
@@ -72,7 +84,7 @@ class LastStep:
     ) -> None:
         table = _HANDS[size]
         # Only the per-row totals are needed for every row: ``B * (U)_H`` is summed as one
-        # matrix-vector product and made in full only for the rows drawn from (``cum``).
+        # matrix-vector product and made in full only for the rows drawn from (``_add``).
         self.b = b
         self.falling = _falling(unseen, size)
         self.size = size
@@ -89,39 +101,65 @@ class LastStep:
         at_least = DEALT_AT_LEAST * (1.0 - TIE_SLACK) * deals
         self.dealt = (top > 0) & (self.norm >= at_least * self.safe)
         self.bound = np.where(self.dealt, top, self.norm)
-        self._rows: dict[int, np.ndarray] = {}  # rows' cumulative weights made so far
+        # The rows drawn from so far, one after another in one sorted array (``_add``).
+        self._slot = np.full(len(norm), -1, dtype=np.int64)
+        self._flat = np.zeros(0)
+        self._used = 0
 
     def _b(self, rows):
         """``B`` at ``rows`` (rows of weight zero, left out of ``b``, are never drawn from)."""
         return self.b[rows if self._where is None else self._where[rows]]
 
-    def cum(self, rows) -> np.ndarray:
-        """The cumulative weights ``B * (U)_H`` of a row (an int), or of rows (an array, one
-        per line); a row's is kept, since repeated calls at one position draw from the same
-        rows."""
-        if isinstance(rows, int):
-            found = self._rows.get(rows)
-            if found is None:
-                found = self._rows[rows] = np.cumsum(self._b(rows) * self.falling)
-            return found
-        return np.cumsum(self._b(rows) * self.falling, axis=1)
+    def _add(self, rows: np.ndarray) -> None:
+        """Keeps the cumulative weights ``B * (U)_H`` of new ``rows`` (distinct), each row
+        scaled to end at 1 and lifted by its slot number: slot ``k`` holds ``k + cum / total``,
+        so all the rows kept form one sorted array, and one ``searchsorted`` draws for
+        proposals from many rows (session 12; repeated calls at a position draw from the
+        same rows, so a row is made once)."""
+        cum = np.cumsum(self._b(rows) * self.falling, axis=1)
+        total = cum[:, -1:]
+        cum /= np.where(total > 0, total, 1.0)
+        first = self._used // cum.shape[1]
+        slots = np.arange(first, first + len(rows))
+        cum += slots[:, None]
+        end = self._used + cum.size
+        if end > len(self._flat):  # grown by doubling: rows are added batch after batch
+            grown = np.zeros(max(2 * len(self._flat), end))
+            grown[: self._used] = self._flat[: self._used]
+            self._flat = grown
+        self._flat[self._used : end] = cum.ravel()
+        self._used = end
+        self._slot[rows] = slots
+
+    def _slots(self, rows: np.ndarray) -> np.ndarray:
+        """Each row's slot in the kept array, adding the rows not kept yet."""
+        slot = self._slot[rows]
+        if (slot < 0).any():
+            self._add(np.unique(rows[slot < 0]))
+            slot = self._slot[rows]
+        return slot
 
     def pick(self, rows: np.ndarray, x: np.ndarray) -> np.ndarray:
         """Per proposal (``rows``: its row, ``x``: its uniform): the hand drawn from the row's
-        weights ``B * (U)_H``, each distinct row's cumulative weights made once (``cum``) and
-        kept: the same hands as comparing every proposal with its own row's cumulative
-        weights, without a (proposals x hands) array (session 8)."""
-        out = np.zeros(len(rows), dtype=np.int64)
+        weights ``B * (U)_H``: the first hand whose cumulative share exceeds ``x``, found for
+        every proposal at once in the kept rows (``_add``: the row's slot ``k`` plus ``x``;
+        the slots before hold ``k`` hands each)."""
         if not len(rows):
-            return out
-        order = np.argsort(rows, kind="stable")  # the proposals grouped by row
-        ordered = rows[order]
-        cuts = [0, *(np.flatnonzero(ordered[1:] != ordered[:-1]) + 1).tolist(), len(rows)]
-        for lo, hi in zip(cuts[:-1], cuts[1:]):
-            at = order[lo:hi]
-            cum = self.cum(int(ordered[lo]))
-            out[at] = np.searchsorted(cum, x[at] * cum[-1], "right")
-        return np.minimum(out, len(self.falling) - 1)
+            return np.zeros(0, dtype=np.int64)
+        slot = self._slots(rows)
+        hands = len(self.falling)
+        found = np.searchsorted(self._flat[: self._used], slot + x, "right") - slot * hands
+        return np.minimum(found, hands - 1)
+
+    def pick_one(self, row: int, x: float) -> int:
+        """``pick`` for one proposal, without the arrays' overhead."""
+        slot = int(self._slot[row])
+        if slot < 0:
+            self._add(np.array([row]))
+            slot = int(self._slot[row])
+        hands = len(self.falling)
+        part = self._flat[slot * hands : (slot + 1) * hands]
+        return min(int(np.searchsorted(part, slot + x, "right")), hands - 1)
 
     def phi(self, rows, hands):
         """``phi / top`` at (row, hand) pairs: a dealt hand's acceptance."""
@@ -163,8 +201,7 @@ def propose_one(lasts: list[LastStep], rows: list[int], unseen: list[int], log_f
         x = u.pop()
         if last.dealt[row]:
             continue
-        cum = last.cum(row)
-        ids[i] = h = int(np.searchsorted(cum, x * cum[-1], "right"))
+        ids[i] = h = last.pick_one(row, x)
         hand = _HANDS[last.size].hands[h]
         for k in set(hand):
             s[k] += hand.count(k)
@@ -198,19 +235,17 @@ def propose_many(lasts: list[LastStep], rows: np.ndarray, unseen: np.ndarray, lo
     ``u``: proposals x ``uniforms``): each seat's hand index now, and which are accepted."""
     n, m = rows.shape
     ids = np.zeros((n, m), dtype=np.int64)
-    s = np.zeros((n, NUM_KINDS), dtype=np.int64)
-    log_p = np.zeros(n)
+    held = np.zeros((n, m, NUM_KINDS), dtype=np.int64)  # the drawn hands' counts
     dealt = np.stack([last.dealt[rows[:, i]] for i, last in enumerate(lasts)], axis=1)
     for i, last in enumerate(lasts):
         # Dealt seats' hands come below; only the drawn ones are drawn from their rows.
         drawn = np.flatnonzero(~dealt[:, i])
-        h = np.zeros(n, dtype=np.int64)
-        h[drawn] = last.pick(rows[drawn, i], u[drawn, i])
-        counts = _HANDS[last.size].counts[h] * ~dealt[:, i, None]
-        ids[:, i] = h
-        s += counts
-        log_p -= log_falling[_KINDS, counts].sum(axis=1)
-    log_p += log_falling[_KINDS, np.minimum(s, MAX_TAKEN)].sum(axis=1)
+        h = last.pick(rows[drawn, i], u[drawn, i])
+        ids[drawn, i] = h
+        held[drawn, i] = _HANDS[last.size].counts[h]
+    s = held.sum(axis=1)
+    log_p = log_falling[_KINDS, np.minimum(s, MAX_TAKEN)].sum(axis=1)
+    log_p -= log_falling[_KINDS, held].sum(axis=(1, 2))
     accepted = u[:, m] < np.exp(log_p)
     left = np.maximum(unseen[None, :] - s, 0)
     keep = np.ones(n)

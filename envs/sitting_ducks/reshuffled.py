@@ -421,6 +421,7 @@ class Posterior:
         "final",
         "sizes",
         "log_falling",
+        "batches",
     )
 
     def __init__(self, state: State, player: int, split=None, walked=None) -> None:
@@ -435,6 +436,7 @@ class Posterior:
             split = split_for(state, player, walked)
         split.check()
         self.others = [q for q in range(state.num_players) if q != player]
+        self.batches = BATCHES  # the draws' schedule, unless a trial measured the position
         self.unseen = split.unseen[:]  # the split is kept for later positions
         self.log_falling = log_falling(split.unseen)
         self.sizes = [split.final[q] for q in self.others]
@@ -493,6 +495,8 @@ class Posterior:
             accepted += int(self._proposals(rng, end - made)[2].sum())
             made = end
             if accepted >= needed:
+                if ADAPTIVE and accepted:
+                    self.batches = schedule(accepted / made)
                 return True
         return False
 
@@ -501,7 +505,7 @@ class Posterior:
         (owners, hands, draw pile); the viewer's own hand is left empty."""
         tries = 0
         while True:
-            k = BATCHES[min(tries, len(BATCHES) - 1)]
+            k = self.batches[min(tries, len(self.batches) - 1)]
             found = self._one(rng) if k == 1 else self._first_accepted(rng, k)
             tries += 1
             if found is not None:
@@ -525,7 +529,7 @@ class Posterior:
         if isinstance(chain, Staged):  # the hands now were summed: no rejection
             return a, in_seat_order(chain.order, chain.pick(j, u))
         if isinstance(chain, Swept):  # the first m uniforms walk back, the rest propose
-            rows = chain.rows(np.array([j]), np.array([u[:m]]))[0].tolist()
+            rows = chain.rows_one(j, u[:m])
         elif chain.hands is not None:  # the hands now were summed: no rejection
             return a, chain.hands[j].tolist()
         else:
@@ -591,6 +595,36 @@ TRIAL_PARTS = (32, 256)
 #: Proposals per batch: one at a time first (most positions accept at once), then batches
 #: growing to the last size, repeated until one is accepted.
 BATCHES = (1, 1, 8, 32, 128, 512)
+
+
+#: Five and six players: the draws' batches follow the trial's share accepted (``schedule``).
+ADAPTIVE = True
+#: What proposals cost (ms, six players, session 12): one alone (``Posterior._one``), and a
+#: batch of ``k``: ``BATCH_COST[0] + k * BATCH_COST[1]`` (0.40 ms at 8, 0.58 at 32, 0.96 at
+#: 128, 2.5 at 512; five players 0.05 ms alone, 0.35 / 0.43 / 0.64 / 1.38 in batches).
+ONE_COST = 0.06
+BATCH_COST = (0.36, 0.0045)
+#: The batch sizes ``schedule`` chooses from, and the proposals tried alone before them.
+SIZES = (8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
+ALONE = 5
+
+
+def schedule(rate: float) -> tuple[int, ...]:
+    """The draws' batches at a position accepting about ``rate`` of the proposals: the batch
+    size that makes an accepted proposal cheapest when batches of it are repeated, after
+    ``ALONE`` proposals one at a time if those cost less than that (a fixed batch schedule
+    starts with one at a time and grows, which at 5-10 % acceptance pays a batch's overhead
+    three or four times). Every schedule takes the first accepted proposal of one sequence of
+    independent ones: the sample is exact whatever the schedule; the rate comes from the fixed
+    trial, so the schedule is a function of the position alone."""
+
+    def per_sample(k: int) -> float:
+        return (BATCH_COST[0] + k * BATCH_COST[1]) / (1.0 - (1.0 - rate) ** k)
+
+    best = min(SIZES, key=per_sample)
+    if ONE_COST / rate < per_sample(best):
+        return (1,) * ALONE + (best,)
+    return (best,)
 
 
 def log_falling(unseen: list[int]) -> np.ndarray:

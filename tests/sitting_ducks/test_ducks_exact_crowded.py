@@ -68,8 +68,9 @@ def test_five_players_after_a_reshuffle_match_the_brute_force(
         monkeypatch.setattr(crowded, "MAX_HAND_WAYS", 200_000)
     else:  # by rejection, however rarely it accepts on these tiny decks
         monkeypatch.setattr(reshuffled, "MIN_ACCEPTANCE", 0.0)
-    if batches:
+    if batches:  # these batches, not those the trial's share would choose (``schedule``)
         monkeypatch.setattr(reshuffled, "BATCHES", batches)
+        monkeypatch.setattr(reshuffled, "ADAPTIVE", False)
     state = case_state(seed, decisions)
     player = state.current_player
     post = reshuffled.Posterior(state, player)
@@ -208,6 +209,49 @@ def test_a_position_accepting_under_one_percent_is_sampled_not_replayed(monkeypa
     monkeypatch.setattr(exact, "_CACHE", {})
     assert exact.sample(state, player, np.random.default_rng(0)) is not None
     _assert_samples_keep_the_view(state, player)
+
+
+def test_the_trial_share_sets_the_batches_of_the_draws(monkeypatch):
+    """Six players, seed 3, 76 random decisions: the hands now accept under one per cent of the
+    proposals (1 of the trial's first 32 and 2 of 256), so the draws come in batches of
+    the size ``schedule`` finds cheapest for the trial's share (session 12), not one at a time
+    first: a draw makes fewer batches, and the schedule, like the sample, is a function of the
+    position (a second build agrees)."""
+    state = _randomly_played(6, 3, 76)
+    player = state.current_player
+    post = reshuffled.Posterior(state, player)
+    assert all(isinstance(c, crowded.Swept) for c in post.chains)
+    accepted = post._proposals(np.random.default_rng(0), 256)[2]  # the trial's first parts
+    assert accepted[:32].sum() < reshuffled.MIN_ACCEPTANCE * reshuffled.TRIAL
+    share = accepted.mean()
+    assert 1 / 1024 <= share < 0.02
+    assert post.batches == reshuffled.schedule(share) and post.batches[0] >= 32
+    assert reshuffled.Posterior(state, player).batches == post.batches
+    made: list[int] = []
+    proposals = reshuffled.Posterior._proposals
+
+    def counted(self, rng, k):
+        made.append(k)
+        return proposals(self, rng, k)
+
+    monkeypatch.setattr(reshuffled.Posterior, "_proposals", counted)
+    for seed in range(20):
+        post.draw(np.random.default_rng(seed))
+    monkeypatch.setattr(reshuffled, "ADAPTIVE", False)
+    fixed = reshuffled.Posterior(state, player)
+    assert fixed.batches == reshuffled.BATCHES
+    adaptive_batches = len(made)
+    made.clear()
+    for seed in range(20):
+        fixed.draw(np.random.default_rng(seed))
+    assert adaptive_batches < len(made)
+
+
+def test_the_schedule_starts_alone_only_where_most_proposals_are_accepted():
+    assert reshuffled.schedule(0.6)[: reshuffled.ALONE] == (1,) * reshuffled.ALONE
+    sizes = [reshuffled.schedule(r)[-1] for r in (0.002, 0.01, 0.03, 0.07)]
+    assert all(len(reshuffled.schedule(r)) == 1 for r in (0.002, 0.01, 0.03, 0.07))
+    assert sizes == sorted(sizes, reverse=True) and sizes[0] > sizes[-1]
 
 
 def test_a_position_past_the_old_max_ways_is_sampled_not_replayed(monkeypatch):

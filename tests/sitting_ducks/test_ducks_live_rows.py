@@ -1,9 +1,10 @@
 """Session 8: the walks through the current pile keep only their live rows, and
 ``now.propose_many`` draws per distinct row; same samples as the paths they replace.
 
-- ``now.propose_many`` draws a seat's hand per distinct row (``LastStep.pick``, each row's
-  cumulative weights made once) instead of a (proposals x hands) array: the same hands and
-  acceptances as comparing every proposal with its own row's cumulative weights.
+- ``now.propose_many`` draws a seat's hand from the rows it keeps (``LastStep.pick``, each
+  row's cumulative weights made once, since session 12 all in one sorted array) instead of a
+  (proposals x hands) array: the same hands and acceptances as comparing every proposal with
+  its own row's cumulative weights.
 - The walks through the current pile (one row per candidate hand at the last reshuffle) keep
   only the rows still alive (``walks.walk_rows``, ``crowded._Seat``, ``now.LastStep`` with
   ``live``): the same weights (up to rounding) and samples as walking every row.
@@ -47,34 +48,43 @@ def _reference(lasts, rows, unseen, log_falling, u):
         now.LastStep.pick = saved
 
 
-def test_propose_many_per_distinct_row_draws_the_same_hands(monkeypatch):
+def test_propose_many_draws_the_same_hands_from_rows_made_once(monkeypatch):
     """Same hands and acceptances as the per-proposal comparison, for several seat counts and
-    dealt/drawn mixes; a row's cumulative weights are made once, never a (proposals x hands)
-    array (``LastStep.cum`` is only ever asked for one row: fails on the old path)."""
-    asked = []
-    cum = now.LastStep.cum
+    dealt/drawn mixes, also when called again (the rows kept by the first call serve the
+    second); a row's cumulative weights are made once (``LastStep._add`` never sees a row
+    twice) and only for rows drawn from."""
+    added: list[tuple[int, int]] = []
+    add = now.LastStep._add
 
-    def one_row_only(self, rows):
-        asked.append(rows)
-        return cum(self, rows)
+    def record(self, rows):
+        added.extend((id(self), int(r)) for r in rows)
+        return add(self, rows)
 
+    monkeypatch.setattr(now.LastStep, "_add", record)
     for seed in range(6):
+        added.clear()
         rng = np.random.default_rng(seed)
         unseen = rng.integers(2, 6, NUM_KINDS).astype(np.int64)
         sizes = [3, 2, 3, 3][: 2 + seed % 3]
         lasts = _lasts(rng, sizes, unseen.astype(float))
         m = len(lasts)
         live = [np.flatnonzero(last.bound > 0) for last in lasts]
-        rows = np.stack([rng.choice(r, 64) for r in live], axis=1)
-        u = rng.random((64, now.uniforms(m)))
         log_falling = reshuffled.log_falling(unseen.tolist())
-        want_ids, want_ok = _reference(lasts, rows, unseen, log_falling, u)
-        monkeypatch.setattr(now.LastStep, "cum", one_row_only)
-        got_ids, got_ok = now.propose_many(lasts, rows, unseen, log_falling, u)
-        monkeypatch.setattr(now.LastStep, "cum", cum)
-        assert np.array_equal(got_ok, want_ok) and got_ok.any()
-        assert np.array_equal(got_ids[got_ok], want_ids[got_ok])
-    assert asked and all(isinstance(r, int) for r in asked)
+        for _ in range(2):
+            rows = np.stack([rng.choice(r, 64) for r in live], axis=1)
+            u = rng.random((64, now.uniforms(m)))
+            want_ids, want_ok = _reference(lasts, rows, unseen, log_falling, u)
+            got_ids, got_ok = now.propose_many(lasts, rows, unseen, log_falling, u)
+            assert np.array_equal(got_ok, want_ok) and got_ok.any()
+            assert np.array_equal(got_ids[got_ok], want_ids[got_ok])
+            for i, last in enumerate(lasts):  # one at a time: the same hands as in a batch
+                for k in range(8):
+                    if not last.dealt[rows[k, i]]:
+                        assert last.pick_one(int(rows[k, i]), u[k, i]) == got_ids[k, i]
+        for last in lasts:
+            drawn = {int(r) for r in np.flatnonzero(last._slot >= 0)}
+            assert drawn and not any(last.dealt[r] for r in drawn)
+        assert added and len(added) == len(set(added))
 
 
 def test_walk_rows_keeps_the_live_rows_of_the_walk_from_the_start():
@@ -114,11 +124,14 @@ def test_last_step_over_live_rows_equals_the_last_step_over_every_row():
         for name in ("norm", "dealt", "bound", "safe"):
             assert np.allclose(getattr(kept, name), getattr(full, name), rtol=1e-12, atol=0.0)
         assert kept.dealt.any() and (~kept.dealt[live]).any()
-        for row in live.tolist():
-            assert np.allclose(kept.cum(row), full.cum(row), rtol=1e-12, atol=0.0)
+        x = rng.random((50, len(live)))
+        for k in range(50):  # every live row drawn from alike, alone or many at once
+            assert np.array_equal(kept.pick(live, x[k]), full.pick(live, x[k]))
+            row = int(live[k % len(live)])
+            assert kept.pick_one(row, x[k, 0]) == full.pick_one(row, x[k, 0])
+        assert len(set(kept.pick(live[:1].repeat(50), x[:, 0]).tolist())) > 5
         hands = rng.integers(0, len(_HANDS[size].hands), len(live))
         assert np.allclose(kept.phi(live, hands), full.phi(live, hands), rtol=1e-12, atol=0.0)
-        assert np.allclose(kept.cum(live), full.cum(live), rtol=1e-12, atol=0.0)
 
 
 def _every_row(v, live):
