@@ -92,8 +92,13 @@ if TYPE_CHECKING:
 #: it 26 -> 7 of 580 (hidden mode 7 -> 1 of 473), the posteriors' building time in all the same
 #: (9.37 -> 9.41 s, hidden 5.58 -> 5.58 s: a position now served costs about what the two
 #: sweeps that failed there did), the slowest build 0.13 -> 0.42 s, the process's peak memory
-#: 136 -> 224 MB (600,000: 15 and 2 declined, 0.17 s, 178 MB).
-MAX_WAYS = 1_200_000
+#: 136 -> 224 MB (600,000: 15 and 2 declined, 0.17 s, 178 MB). 2.4M since session 12: one
+#: six-player position past 1.2M (seed 1003, decision 214) sent the replay's complete search
+#: into a 9-24 s call, where the exact sweep takes 0.5 s. Along the same seeds 0-2 declined
+#: for it 7 -> 1 of 668 calls, mean call 15.1 -> 16.1 ms, slowest call 0.43 -> 0.39 s, peak
+#: 223 -> 317 MB; along seeds 1000-1003: 4 -> 3 of 776, mean 24.2 -> 14.3 ms, slowest call 9.25
+#: -> 0.60 s, peak 205 -> 328 MB (4.8M: 2 of 776 and 1 of 668, peak 420 MB).
+MAX_WAYS = 2_400_000
 #: The most ways the last step may build to sum the hands now too (``Staged``, no rejection);
 #: 0 (the default): not tried, the hands now come by rejection (``Swept``), which measured
 #: faster at five and six players on first and repeated calls alike.

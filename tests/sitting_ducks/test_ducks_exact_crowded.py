@@ -271,6 +271,29 @@ def test_a_position_past_the_old_max_ways_is_sampled_not_replayed(monkeypatch):
     _assert_samples_keep_the_view(state, player)
 
 
+def test_a_position_past_twice_the_old_max_ways_is_sampled_not_replayed(monkeypatch):
+    """Six players, the seeded random game 1003 after 214 decisions (the bench's along games):
+    both seat orders build more than 1.2M partial splits in one step (``crowded.MAX_WAYS``
+    until session 12), not more than the 2.4M allowed since. There the replay's complete
+    search took 9 to 24 s a call; the exact sweep builds in about half a second."""
+    config = Config(num_players=6)
+    (moves,) = game_moves(State, config, 1, 1003)
+    state = State(config, seed=1003)
+    for move in moves[:214]:
+        state.apply_id(move)
+    player = state.current_player
+    assert crowded.MAX_WAYS >= 2_400_000
+    monkeypatch.setattr(crowded, "_MEMOS", {})
+    with monkeypatch.context() as m:
+        m.setattr(crowded, "MAX_WAYS", 1_200_000)
+        with pytest.raises(reshuffled.NotCovered):
+            reshuffled.Posterior(state, player)
+    monkeypatch.setattr(crowded, "_MEMOS", {})
+    post = reshuffled.Posterior(state, player)
+    assert all(isinstance(c, crowded.Swept) for c in post.chains)
+    _assert_samples_keep_the_view(state, player)
+
+
 def test_the_five_player_cases_have_forced_discards():
     forced = [e[2] for s, d in CASES for e in case_state(s, d)._log[1:] if e[2] is not None]
     assert forced
