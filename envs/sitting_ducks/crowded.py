@@ -406,9 +406,10 @@ class Swept:
         out = np.zeros((len(states), len(self.levels)), dtype=np.int64)
         for i in range(len(self.levels) - 1, -1, -1):
             parent, row, cum, starts = self.levels[i]
-            # Each state's edges' cumulative shares run from the state's number to the next.
+            # Each state's edges' cumulative shares run from the state's number to the next
+            # (bounded with minimum and maximum: np.clip costs more on small arrays).
             e = np.searchsorted(cum, states + u[:, i], "right")
-            e = np.clip(e, starts[states], starts[states + 1] - 1)
+            e = np.minimum(np.maximum(e, starts[states]), starts[states + 1] - 1)
             out[:, i], states = row[e], parent[e]
         return out
 

@@ -256,14 +256,14 @@ def propose_many(lasts: list[LastStep], rows: np.ndarray, unseen: np.ndarray, lo
             col += last.size
             continue
         counts = np.zeros((n, NUM_KINDS), dtype=np.int64)
+        rows_d = np.flatnonzero(d)
         for _ in range(last.size):
-            cl = left.cumsum(axis=1)
-            x = u[:, col] * cl[:, -1]
+            cl = left[rows_d].cumsum(axis=1)
+            x = u[rows_d, col] * cl[:, -1]
             col += 1
             kind = np.minimum((cl <= x[:, None]).sum(axis=1), NUM_KINDS - 1)
-            rows_d = np.flatnonzero(d)
-            left[rows_d, kind[d]] -= 1
-            counts[rows_d, kind[d]] += 1
+            left[rows_d, kind] -= 1
+            counts[rows_d, kind] += 1
         keys = counts[d] @ BASE
         where = np.minimum(np.searchsorted(SORTED[last.size], keys), len(KEYS[last.size]) - 1)
         ids[d, i] = KEYS[last.size][where]
