@@ -164,6 +164,7 @@ _SHARED = (
     "closed",
     "spent",
     "pin",
+    "most_taken",
 )
 
 
@@ -437,6 +438,9 @@ class ExactModel:
         self.tilt = tilt
         avail = self.avail[-1]
         drawn = sum(avail) - self.box_size[-1]
+        #: Per species, the most cards of it the seats can take from all the piles: a proposal
+        #: past it is turned down whatever the seats still to draw take (``_sample_seats``).
+        self.most_taken = [sum(row[s] for row in self.avail) for s in SPECIES]
         box_tilt = None
         if len(self.piles) > 1 and PILE_TILT:
             # Every card weighs what its pile held of its species: the emptied piles' weight
@@ -553,11 +557,30 @@ class ExactModel:
                         row[s] -= v
                         if row[s] < 0:
                             return None
-        log_keep = self.log_keep(x, taken) + log_pin
+            # Past what all the piles held of a species: turned down whatever comes next (a
+            # doomed proposal ends here rather than after every seat drew; session 12).
+            for t, most in zip(taken, self.most_taken):
+                if t > most:
+                    return None
+        if room is not None:
+            taken = self._from_last_pile(room, taken)
+            if taken is None:
+                return None
+        log_keep = self._log_keep_last(taken) + log_pin
         if log_keep == -math.inf or math.log(1.0 - rng.random()) > log_keep:
             return None
         x[-1] = [a - t for a, t in zip(self.avail[-1], taken)]
         return x
+
+    def _from_last_pile(self, room: list[list[int]], taken: list[int]) -> list[int] | None:
+        """What a proposal took from the last pile (``taken``: from all of them), or None if
+        the emptied piles did not come out exactly: every box of an emptied pile took from its
+        ``room``, so they did if nothing is left of them."""
+        if any(any(row) for row in room):
+            return None
+        for row in self.avail[:-1]:
+            taken = [t - v for t, v in zip(taken, row)]
+        return taken
 
     def log_keep(self, x: list[list[int]], taken: list[int]) -> float:
         """``log`` of the probability to keep a proposal (``x``: its segments; ``taken``: its
@@ -565,6 +588,10 @@ class ExactModel:
         bound holds (``tests/cubirds/test_cubirds_exact_posterior.py``)."""
         if len(self.piles) > 1 and not self._piles_emptied(x, taken):
             return -math.inf
+        return self._log_keep_last(taken)
+
+    def _log_keep_last(self, taken: list[int]) -> float:
+        """``log_keep`` given what the proposal took from the last pile (``taken``)."""
         log_keep = -self.log_top
         for row, t in zip(self.log_h, taken):
             if t >= len(row):

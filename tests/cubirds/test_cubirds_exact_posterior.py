@@ -305,7 +305,7 @@ def test_the_several_piles_bound_holds_along_games(monkeypatch):
     # most proposals there fail the piles drawn to their end and are not looked at.
     monkeypatch.setattr(hidden_exact, "MULTI_PILE_SEATS", 2)
     rng = np.random.default_rng(3)
-    checked = finite = 0
+    checked = finite = edge = 0
     for n, seed in ((3, 1), (4, 1), (4, 2)):
         for state in random_states(n, seed, every=4, config=Config(num_players=n)):
             if state.terminal:
@@ -319,9 +319,15 @@ def test_the_several_piles_bound_holds_along_games(monkeypatch):
                 for boxes, prog in model.seats:
                     for g, counts in zip(boxes, prog.sample_counts(rng, taken)):
                         x[g] = counts
+                totals = taken[:]
                 keep = model.log_keep(x, taken)
                 assert keep <= 1e-9
                 finite += keep > -math.inf
+                # ``most_taken`` (the rejection's early exit) turns down only what is never kept,
+                # and is not tighter than that: kept proposals reach it.
+                past = any(t > m for t, m in zip(totals, model.most_taken))
+                assert not (past and keep > -math.inf)
+                edge += keep > -math.inf and any(t == m for t, m in zip(totals, model.most_taken))
             checked += 1
-    print(checked, finite)
-    assert checked >= 5 and finite >= 100
+    print(checked, finite, edge)
+    assert checked >= 5 and finite >= 100 and edge >= 1
