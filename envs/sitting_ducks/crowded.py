@@ -53,8 +53,8 @@ stays exact (``tests/sitting_ducks/test_ducks_exact_crowded.py``: brute force on
 player positions one and two reshuffles in, every way of drawing the hands now). A position
 whose partial ways pass ``MAX_WAYS`` in one step (a memory guard) is declined (``NotCovered``)
 and served by the replay (``sampling.py``), as is one where the hands now by rejection accept
-too rarely (``reshuffled.MIN_ACCEPTANCE``, 1/1024 since session 11: mostly when the draw pile
-is nearly empty). On by
+too rarely (``reshuffled.MIN_ACCEPTANCE``, 1/1024 since session 11, 1/4096 since session 12:
+mostly when the draw pile is nearly empty). On by
 default (``reshuffled.CROWDED``). Measured at every decision after a reshuffle of three seeded
 random games each (seeds 1000-1002; points: two games; the seats' memos carried along as in
 a real game; CPU time): with ``MAX_WAYS`` = 300,000 it covers 5p 359/370, 6p 379/418, 6p

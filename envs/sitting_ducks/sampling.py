@@ -1,7 +1,7 @@
 """Resampling what one player cannot see, consistently with the public record (``determinize``
 where the exact samplers decline: positions ``exact.covered`` rejects (a hand dealt more than
 three cards, a turn that ended without a draw), positions after a reshuffle past
-``crowded.MAX_WAYS`` or where the exact rejection accepts too rarely (under one in a thousand,
+``crowded.MAX_WAYS`` or where the exact rejection accepts too rarely (under one in 4096,
 ``reshuffled.py``), or, with ``reshuffled.CROWDED`` switched off, five and six players after a
 reshuffle and two to four past ``reshuffled.MAX_SPLITS``).
 

@@ -294,6 +294,33 @@ def test_a_position_past_twice_the_old_max_ways_is_sampled_not_replayed(monkeypa
     _assert_samples_keep_the_view(state, player)
 
 
+def test_a_position_accepting_under_1_in_1024_is_sampled_not_replayed(monkeypatch):
+    """Six players, the seeded random game 1001 after 173 decisions (the bench's along games):
+    the hands now accept 1 of the first 4096 proposals of the fixed trial and 11 of 16,384.
+    The trial since session 12 (16,384 proposals, at least 1/4096 accepted) serves it; the
+    trial of session 11 (4096, at least 1/1024) sent it to the replay."""
+    config = Config(num_players=6)
+    (moves,) = game_moves(State, config, 1, 1001)
+    state = State(config, seed=1001)
+    for move in moves[:173]:
+        state.apply_id(move)
+    player = state.current_player
+    post = reshuffled.Posterior(state, player)
+    assert all(isinstance(c, crowded.Swept) for c in post.chains)
+    accepted = post._proposals(np.random.default_rng(0), reshuffled.TRIAL)[2]
+    assert accepted[:4096].sum() < 4 and accepted.sum() >= reshuffled.TRIAL / 4096
+    assert post.batches[0] >= 256  # one sample takes about 1500 proposals
+    with monkeypatch.context() as m:
+        m.setattr(reshuffled, "TRIAL", 4096)
+        m.setattr(reshuffled, "MIN_ACCEPTANCE", 1 / 1024)
+        m.setattr(reshuffled, "TRIAL_PARTS", (32, 256))
+        with pytest.raises(reshuffled.NotCovered):
+            reshuffled.Posterior(state, player)
+    monkeypatch.setattr(exact, "_CACHE", {})
+    assert exact.sample(state, player, np.random.default_rng(0)) is not None
+    _assert_samples_keep_the_view(state, player)
+
+
 def test_the_five_player_cases_have_forced_discards():
     forced = [e[2] for s, d in CASES for e in case_state(s, d)._log[1:] if e[2] is not None]
     assert forced

@@ -138,7 +138,7 @@ def test_the_trial_made_in_two_parts_decides_as_the_whole_trial(monkeypatch):
             monkeypatch.setattr(reshuffled, "MIN_ACCEPTANCE", 0.0)
             post = reshuffled.Posterior(state, state.current_player)
             whole = post._proposals(np.random.default_rng(0), reshuffled.TRIAL)[2].mean()
-            for least in (1 / 1024, 0.01, 0.05, 0.1, 0.2, 0.4, 0.7):
+            for least in (1 / 4096, 1 / 1024, 0.01, 0.05, 0.1, 0.2, 0.4, 0.7):
                 monkeypatch.setattr(reshuffled, "MIN_ACCEPTANCE", least)
                 assert post._trial_accepts() == (whole >= least)
                 outcomes.add(whole >= least)
