@@ -122,14 +122,30 @@ class LastStep:
         first = self._used // cum.shape[1]
         slots = np.arange(first, first + len(rows))
         cum += slots[:, None]
-        end = self._used + cum.size
-        if end > len(self._flat):  # grown by doubling: rows are added batch after batch
+        self._keep(cum.ravel())
+        self._slot[rows] = slots
+
+    def _add_one(self, row: int) -> int:
+        """``_add`` for one row (a proposal drawn alone): its slot."""
+        cum = np.cumsum(self._b(row) * self.falling)
+        if cum[-1] > 0:
+            cum /= cum[-1]
+        slot = self._used // len(cum)
+        cum += slot
+        self._keep(cum)
+        self._slot[row] = slot
+        return slot
+
+    def _keep(self, values: np.ndarray) -> None:
+        """Appends ``values`` to the kept array (grown by doubling: rows come batch after
+        batch)."""
+        end = self._used + len(values)
+        if end > len(self._flat):
             grown = np.zeros(max(2 * len(self._flat), end))
             grown[: self._used] = self._flat[: self._used]
             self._flat = grown
-        self._flat[self._used : end] = cum.ravel()
+        self._flat[self._used : end] = values
         self._used = end
-        self._slot[rows] = slots
 
     def _slots(self, rows: np.ndarray) -> np.ndarray:
         """Each row's slot in the kept array, adding the rows not kept yet."""
@@ -155,8 +171,7 @@ class LastStep:
         """``pick`` for one proposal, without the arrays' overhead."""
         slot = int(self._slot[row])
         if slot < 0:
-            self._add(np.array([row]))
-            slot = int(self._slot[row])
+            slot = self._add_one(row)
         hands = len(self.falling)
         part = self._flat[slot * hands : (slot + 1) * hands]
         return min(int(np.searchsorted(part, slot + x, "right")), hands - 1)
