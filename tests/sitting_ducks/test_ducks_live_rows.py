@@ -51,8 +51,8 @@ def _reference(lasts, rows, unseen, log_falling, u):
 def test_propose_many_draws_the_same_hands_from_rows_made_once(monkeypatch):
     """Same hands and acceptances as the per-proposal comparison, for several seat counts and
     dealt/drawn mixes, also when called again (the rows kept by the first call serve the
-    second); a row's cumulative weights are made once (``LastStep._add`` never sees a row
-    twice) and only for rows drawn from."""
+    second); a row's cumulative weights are made once (``LastStep._add`` and ``_add_one``, for
+    a row drawn from alone, never see a row twice) and only for rows drawn from."""
     added: list[tuple[int, int]] = []
     add = now.LastStep._add
 
@@ -60,7 +60,14 @@ def test_propose_many_draws_the_same_hands_from_rows_made_once(monkeypatch):
         added.extend((id(self), int(r)) for r in rows)
         return add(self, rows)
 
+    add_one = now.LastStep._add_one
+
+    def record_one(self, row):
+        added.append((id(self), int(row)))
+        return add_one(self, row)
+
     monkeypatch.setattr(now.LastStep, "_add", record)
+    monkeypatch.setattr(now.LastStep, "_add_one", record_one)
     for seed in range(6):
         added.clear()
         rng = np.random.default_rng(seed)
@@ -125,6 +132,10 @@ def test_last_step_over_live_rows_equals_the_last_step_over_every_row():
             assert np.allclose(getattr(kept, name), getattr(full, name), rtol=1e-12, atol=0.0)
         assert kept.dealt.any() and (~kept.dealt[live]).any()
         x = rng.random((50, len(live)))
+        alone = now.LastStep(b[live], size, unseen, live, 40)  # rows kept one at a time first
+        for k, row in enumerate(live.tolist()):
+            assert alone.pick_one(row, x[0, k]) == full.pick(live[k : k + 1], x[0, k : k + 1])[0]
+        assert np.array_equal(alone.pick(live, x[1]), full.pick(live, x[1]))
         for k in range(50):  # every live row drawn from alike, alone or many at once
             assert np.array_equal(kept.pick(live, x[k]), full.pick(live, x[k]))
             row = int(live[k % len(live)])
