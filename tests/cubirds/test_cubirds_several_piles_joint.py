@@ -10,7 +10,7 @@ import numpy as np
 from cardzoo.envs.cubirds import Config, State
 from cardzoo.envs.cubirds import hidden_exact as he
 from cardzoo.envs.cubirds.hidden_exact import ExactModel
-from cardzoo.train.bench_loops import random_position
+from cardzoo.train.bench_loops import game_moves, random_position
 
 
 def _position(players: int = 4, seed: int = 1, moves: int = 102) -> State:
@@ -30,6 +30,7 @@ def test_a_several_pile_position_beyond_the_old_limits_is_counted_jointly(monkey
     model = _model(state)
     assert len(model.piles) > 1 and model.joint is not None
     monkeypatch.setattr(he, "MULTI_JOINT_SHARE", 1.0)  # the limits before session 8
+    monkeypatch.setattr(he, "RARE_JOINT_SHARE", 0.0)  # (and no second try, session 12)
     assert _model(state).joint is None
 
 
@@ -42,3 +43,39 @@ def test_its_joint_samples_agree_with_what_the_seat_saw():
         world = state.determinize(p, rng)
         assert world.view(p) == seen
         assert world.census() is not None and sum(map(sum, world.hands)) == sum(state.hand_sizes)
+
+
+def _bench_position(players: int, game: int, share: float = 0.5) -> State:
+    """The position a share of the way into the seeded random game ``game`` (the bench's
+    ``determinize`` positions: ``bench_loops.game_positions``)."""
+    config = Config(num_players=players)
+    (moves,) = game_moves(State, config, 1, game)
+    state = State(config, seed=game)
+    for move in moves[: int(share * len(moves))]:
+        state.apply_id(move)
+    return state
+
+
+def test_where_the_rejection_keeps_too_few_the_joint_programme_gets_larger_limits(monkeypatch):
+    """Session 12: five players, the middle of seeded game 12. The joint programme exceeds its
+    usual share of the limits (``MULTI_JOINT_SHARE``), and the chains' rejection keeps about
+    one proposal in 750 (fewer than ``RARE_KEPT`` of the fixed-seed pilot's ``RARE_DRAWS``):
+    most calls there gave up and took the inexact replay. Now the joint programme is tried
+    again with ``RARE_JOINT_SHARE`` times the limits, fits, and serves every call exactly; the
+    choice is made by the fixed-seed pilot, so a second build chooses the same."""
+    state = _bench_position(5, 12)
+    model = _model(state)
+    assert len(model.piles) > 1 and model.seats is None and model.joint is not None
+    assert _model(state).seats is None
+    monkeypatch.setattr(he, "RARE_JOINT_SHARE", 0.0)  # before session 12
+    old = _model(state)
+    assert old.joint is None and old.seats is not None
+    assert not old._keeps_enough(he.RARE_DRAWS, he.RARE_KEPT)
+    monkeypatch.undo()
+    he._BUILT.clear()
+    p = state.current_player
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        assert _model(state).sample(rng) is not None
+        world = state.determinize(p, rng)
+        assert world.view(p) == state.view(p)
