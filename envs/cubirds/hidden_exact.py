@@ -73,7 +73,10 @@ the hidden thrown-away cards; :class:`TooLarge` at reading); positions whose cha
 limits while the joint programme does too; and single samples whose rejection step keeps
 nothing in ``REJECT_TRIES`` rounds while the joint programme is too large
 (:meth:`ExactModel.sample` returns None; most calls not exact along a game at 4 and 5 players
-are now of this kind, at positions with several piles). In all these cases
+are now of this kind, at positions with several piles; since session 12 a position whose
+rejection keeps fewer than ``RARE_KEPT`` of a fixed-seed pilot's ``RARE_DRAWS`` proposals gets
+its joint programme tried again with ``RARE_JOINT_SHARE`` times the limits, which about half of
+them fit). In all these cases
 :func:`cardzoo.envs.cubirds.hidden.sample_hidden` (with ``hidden.EXACT`` on) uses the older,
 inexact replay
 (``tests/cubirds/test_cubirds_exact_posterior.py``). A position's model is built once and kept
