@@ -170,6 +170,17 @@ def random_position(state_cls: type, config: Any, seed: int, decisions: int) -> 
     return state
 
 
+def game_position(state_cls: type, config: Any, seed: int, at: int | float) -> Any:
+    """The state of :func:`game_moves`'s seeded random game ``seed`` after its first ``at``
+    decisions (an int) or that share of them (a float, as :func:`game_positions` takes the
+    bench's positions): the bench's games, met again by the tests."""
+    (moves,) = game_moves(state_cls, config, 1, seed)
+    state = state_cls(config, seed=seed)
+    for move in moves[: at if isinstance(at, int) else int(at * len(moves))]:
+        state.apply_id(move)
+    return state
+
+
 def along_loop(
     call: Callable[[Any], Any],
     state_cls: type,

@@ -10,7 +10,7 @@ import numpy as np
 from cardzoo.envs.cubirds import Config, State
 from cardzoo.envs.cubirds import hidden_exact as he
 from cardzoo.envs.cubirds.hidden_exact import ExactModel
-from cardzoo.train.bench_loops import game_moves, random_position
+from cardzoo.train.bench_loops import game_position, random_position
 
 
 def _position(players: int = 4, seed: int = 1, moves: int = 102) -> State:
@@ -45,17 +45,6 @@ def test_its_joint_samples_agree_with_what_the_seat_saw():
         assert world.census() is not None and sum(map(sum, world.hands)) == sum(state.hand_sizes)
 
 
-def _bench_position(players: int, game: int, share: float = 0.5) -> State:
-    """The position a share of the way into the seeded random game ``game`` (the bench's
-    ``determinize`` positions: ``bench_loops.game_positions``)."""
-    config = Config(num_players=players)
-    (moves,) = game_moves(State, config, 1, game)
-    state = State(config, seed=game)
-    for move in moves[: int(share * len(moves))]:
-        state.apply_id(move)
-    return state
-
-
 def test_where_the_rejection_keeps_too_few_the_joint_programme_gets_larger_limits(monkeypatch):
     """Session 12: five players, the middle of seeded game 12. The joint programme exceeds its
     usual share of the limits (``MULTI_JOINT_SHARE``), and the chains' rejection keeps about
@@ -63,7 +52,7 @@ def test_where_the_rejection_keeps_too_few_the_joint_programme_gets_larger_limit
     most calls there gave up and took the inexact replay. Now the joint programme is tried
     again with ``RARE_JOINT_SHARE`` times the limits, fits, and serves every call exactly; the
     choice is made by the fixed-seed pilot, so a second build chooses the same."""
-    state = _bench_position(5, 12)
+    state = game_position(State, Config(num_players=5), 12, 0.5)  # the bench's middle
     model = _model(state)
     assert len(model.piles) > 1 and model.seats is None and model.joint is not None
     assert _model(state).seats is None

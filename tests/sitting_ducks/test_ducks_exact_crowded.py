@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from cardzoo.envs.sitting_ducks import Config, State, crowded, exact, now, reshuffled
 from cardzoo.envs.sitting_ducks.sampling import resample_hidden
-from cardzoo.train.bench_loops import game_moves, game_positions, random_position
+from cardzoo.train.bench_loops import game_moves, game_position, game_positions, random_position
 from ducks_exact import exact_posterior
 from test_ducks_exact import _NONE, ALPHA, SAMPLES, counts_of, p_value, played
 
@@ -254,6 +254,17 @@ def test_the_schedule_starts_alone_only_where_most_proposals_are_accepted():
     assert sizes == sorted(sizes, reverse=True) and sizes[0] > sizes[-1]
 
 
+def _assert_declined_past(monkeypatch, state: State, most: int) -> None:
+    """With ``crowded.MAX_WAYS`` at ``most`` the exact sampler declines the position (the memos
+    emptied before and after, so nothing built under the lower limit is kept)."""
+    monkeypatch.setattr(crowded, "_MEMOS", {})
+    with monkeypatch.context() as m:
+        m.setattr(crowded, "MAX_WAYS", most)
+        with pytest.raises(reshuffled.NotCovered):
+            reshuffled.Posterior(state, state.current_player)
+    monkeypatch.setattr(crowded, "_MEMOS", {})
+
+
 def test_a_position_past_the_old_max_ways_is_sampled_not_replayed(monkeypatch):
     """Six players, seed 2, 86 random decisions, seat 5 to play: both seat orders build more
     than 300,000 partial splits in one step (``crowded.MAX_WAYS`` until session 11), not more
@@ -261,12 +272,7 @@ def test_a_position_past_the_old_max_ways_is_sampled_not_replayed(monkeypatch):
     state = _randomly_played(6, 2, 86)
     player = state.current_player
     assert crowded.MAX_WAYS >= 1_200_000
-    monkeypatch.setattr(crowded, "_MEMOS", {})
-    with monkeypatch.context() as m:
-        m.setattr(crowded, "MAX_WAYS", 300_000)
-        with pytest.raises(reshuffled.NotCovered):
-            reshuffled.Posterior(state, player)
-    monkeypatch.setattr(crowded, "_MEMOS", {})
+    _assert_declined_past(monkeypatch, state, 300_000)
     assert exact.sample(state, player, np.random.default_rng(0)) is not None
     _assert_samples_keep_the_view(state, player)
 
@@ -276,19 +282,10 @@ def test_a_position_past_twice_the_old_max_ways_is_sampled_not_replayed(monkeypa
     both seat orders build more than 1.2M partial splits in one step (``crowded.MAX_WAYS``
     until session 12), not more than the 2.4M allowed since. There the replay's complete
     search took 9 to 24 s a call; the exact sweep builds in about half a second."""
-    config = Config(num_players=6)
-    (moves,) = game_moves(State, config, 1, 1003)
-    state = State(config, seed=1003)
-    for move in moves[:214]:
-        state.apply_id(move)
+    state = game_position(State, Config(num_players=6), 1003, 214)
     player = state.current_player
     assert crowded.MAX_WAYS >= 2_400_000
-    monkeypatch.setattr(crowded, "_MEMOS", {})
-    with monkeypatch.context() as m:
-        m.setattr(crowded, "MAX_WAYS", 1_200_000)
-        with pytest.raises(reshuffled.NotCovered):
-            reshuffled.Posterior(state, player)
-    monkeypatch.setattr(crowded, "_MEMOS", {})
+    _assert_declined_past(monkeypatch, state, 1_200_000)
     post = reshuffled.Posterior(state, player)
     assert all(isinstance(c, crowded.Swept) for c in post.chains)
     _assert_samples_keep_the_view(state, player)
@@ -299,11 +296,7 @@ def test_a_position_accepting_under_1_in_1024_is_sampled_not_replayed(monkeypatc
     the hands now accept 1 of the first 4096 proposals of the fixed trial and 11 of 16,384.
     The trial since session 12 (16,384 proposals, at least 1/4096 accepted) serves it; the
     trial of session 11 (4096, at least 1/1024) sent it to the replay."""
-    config = Config(num_players=6)
-    (moves,) = game_moves(State, config, 1, 1001)
-    state = State(config, seed=1001)
-    for move in moves[:173]:
-        state.apply_id(move)
+    state = game_position(State, Config(num_players=6), 1001, 173)
     player = state.current_player
     post = reshuffled.Posterior(state, player)
     assert all(isinstance(c, crowded.Swept) for c in post.chains)
