@@ -24,6 +24,7 @@ time (``norm >= DEALT_AT_LEAST * top * (|U|)_m``).
 
 from __future__ import annotations
 
+import math
 from math import exp, lgamma
 
 import numpy as np
@@ -72,6 +73,7 @@ class LastStep:
         "_slot",
         "_flat",
         "_used",
+        "_grid",
     )
 
     def __init__(
@@ -105,6 +107,11 @@ class LastStep:
         self._slot = np.full(len(norm), -1, dtype=np.int64)
         self._flat = np.zeros(0)
         self._used = 0
+        # Shares and uniforms are cut to multiples of 1 / grid, so that a slot number plus
+        # either is exact (53 bits hold both) and which hand is drawn cannot depend on the slot,
+        # that is on which rows were kept before: a sample stays a function of the position and
+        # the rng alone.
+        self._grid = 2.0 ** (52 - max(1, len(norm)).bit_length())
 
     def _b(self, rows):
         """``B`` at ``rows`` (rows of weight zero, left out of ``b``, are never drawn from)."""
@@ -118,7 +125,8 @@ class LastStep:
         same rows, so a row is made once)."""
         cum = np.cumsum(self._b(rows) * self.falling, axis=1)
         total = cum[:, -1:]
-        cum /= np.where(total > 0, total, 1.0)
+        cum /= np.where(total > 0, total, 1.0)  # exactly 1 from the row's last weight on
+        cum = np.floor(cum * self._grid) / self._grid
         first = self._used // cum.shape[1]
         slots = np.arange(first, first + len(rows))
         cum += slots[:, None]
@@ -130,6 +138,7 @@ class LastStep:
         cum = np.cumsum(self._b(row) * self.falling)
         if cum[-1] > 0:
             cum /= cum[-1]
+        cum = np.floor(cum * self._grid) / self._grid
         slot = self._used // len(cum)
         cum += slot
         self._keep(cum)
@@ -164,6 +173,7 @@ class LastStep:
             return np.zeros(0, dtype=np.int64)
         slot = self._slots(rows)
         hands = len(self.falling)
+        x = np.floor(x * self._grid) / self._grid
         found = np.searchsorted(self._flat[: self._used], slot + x, "right") - slot * hands
         return np.minimum(found, hands - 1)
 
@@ -174,6 +184,7 @@ class LastStep:
             slot = self._add_one(row)
         hands = len(self.falling)
         part = self._flat[slot * hands : (slot + 1) * hands]
+        x = math.floor(x * self._grid) / self._grid
         return min(int(np.searchsorted(part, slot + x, "right")), hands - 1)
 
     def phi(self, rows, hands):

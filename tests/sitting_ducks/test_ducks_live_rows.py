@@ -201,3 +201,30 @@ def _posterior(state: State, player: int):
         return exact._posterior(state, player)
     except reshuffled.NotCovered:
         return None
+
+
+def test_the_hand_drawn_does_not_depend_on_the_rows_kept_before():
+    """A row's slot in the kept array depends on which rows were drawn from before it (the
+    history of calls at a position); the hand drawn for a uniform must not. Shares and
+    uniforms are cut to a grid fine enough that a slot plus either is exact, so two steps that
+    kept their rows in opposite orders draw alike, also for uniforms on or next to a boundary
+    between two hands (where a slot's rounding would otherwise decide)."""
+    rng = np.random.default_rng(11)
+    unseen = rng.integers(1, 5, NUM_KINDS).astype(float)
+    b = rng.random((700, len(_HANDS[3].hands))) ** 8  # weights of very different sizes
+    forward, backward = now.LastStep(b, 3, unseen), now.LastStep(b, 3, unseen)
+    rows = np.arange(700)
+    forward.pick(rows, rng.random(700))
+    backward.pick(rows[350:], rng.random(350))  # the later rows kept first
+    backward.pick(rows[:350], rng.random(350))
+    assert forward._slot[5] == 5 and backward._slot[5] == 355
+    hands = len(_HANDS[3].hands)
+    for row in (5, 350, 694):
+        slot = int(forward._slot[row])
+        shares = forward._flat[slot * hands : (slot + 1) * hands] - slot
+        cuts = shares[rng.choice(hands - 1, 40)]
+        x = np.concatenate([cuts, np.nextafter(cuts, 0.0), np.nextafter(cuts, 1.0)])
+        x = x[(x >= 0.0) & (x < 1.0)]
+        at = np.full(len(x), row)
+        assert np.array_equal(forward.pick(at, x), backward.pick(at, x))
+        assert [forward.pick_one(row, v) for v in x] == [backward.pick_one(row, v) for v in x]
