@@ -161,6 +161,10 @@ PILE_TILT = True
 #: Several piles: one seat's only box in a pile drawn to its end is set to what the other seats
 #: left of that pile, with the matching weight (:mod:`.hidden_pin`); False: left to chance.
 PIN_BOX = True
+#: Several piles: where every box drawn from a pile drawn to its end is its seat's only box
+#: there, those boxes are pinned together to a split of the pile (:class:`.hidden_pin.
+#: PinnedPile`; before the single pin above); False: the single pin alone (session 13).
+PIN_PILE = True
 #: Several piles: no box holds more of a species than its pile held (fillings beyond weigh 0).
 #: Off: measured dearer per repeated call (see :mod:`.hidden_pin`).
 CAP_BOXES = False
@@ -184,8 +188,18 @@ _SHARED = (
     "closed",
     "spent",
     "pin",
+    "pile_pin",
     "most_taken",
 )
+
+
+def _pinned(pin: hidden_pin.PinnedBox, rng: np.random.Generator, counts, taken: list[int]):
+    """The pinned seat's boxes given its pinned box's ``counts``, added to ``taken``."""
+    drawn = pin.sample(rng, list(counts))
+    for row in drawn:
+        for s, v in enumerate(row):
+            taken[s] += v
+    return drawn
 
 
 class ExactModel:
@@ -375,6 +389,8 @@ class ExactModel:
             MULTI_PILE_SEATS,
             PILE_TILT,
             PIN_BOX,
+            PIN_PILE,
+            hidden_pin.PILE_STEPS,
             CAP_BOXES,
             hidden_count.TIGHT_BOUNDS,
             hidden_count.GREEDY_ORDER,
@@ -511,8 +527,15 @@ class ExactModel:
                 return False
             seats.append((boxes, prog))
         self.seats = seats
-        self.pin = None
-        if len(self.piles) > 1 and PIN_BOX:
+        self.pin = self.pile_pin = None
+        if len(self.piles) > 1 and PIN_PILE:
+            self.pile_pin = hidden_pin.choose_pile(seats, self.box_pile, self.avail)
+        if self.pile_pin is not None:  # the pinned seats are drawn last, in the pin's order
+            places = self.pile_pin.places
+            seats[:] = [s for i, s in enumerate(seats) if i not in places] + [
+                seats[i] for i in places
+            ]
+        elif len(self.piles) > 1 and PIN_BOX:
             self.pin = hidden_pin.choose(seats, self.box_pile, self.box_size, self.avail)
             if self.pin is not None:  # the pinned seat is drawn last
                 seats.append(seats.pop(self.pin[0]))
@@ -566,17 +589,20 @@ class ExactModel:
         last = len(self.piles) - 1
         pin = getattr(self, "pin", None)
         log_pin = 0.0
+        pile_pin = getattr(self, "pile_pin", None)
+        if pile_pin is not None:  # the pinned pile's split, then its seats last
+            split = pile_pin.draw(rng)
+            first = len(self.seats) - len(split)
         for i, (boxes, prog) in enumerate(self.seats):
-            if pin is not None and i == len(self.seats) - 1:
+            if pile_pin is not None and i >= first:
+                drawn = _pinned(pile_pin.pins[i - first], rng, split[i - first], taken)
+            elif pin is not None and i == len(self.seats) - 1:
                 # The pinned box takes what the others left of its pile (see hidden_pin).
                 rows = room[pin[2]]
                 log_pin = pin[3].log_weight(rows)
                 if log_pin == -math.inf:
                     return None
-                drawn = pin[3].sample(rng, rows[:])
-                for counts in drawn:
-                    for s, v in enumerate(counts):
-                        taken[s] += v
+                drawn = _pinned(pin[3], rng, rows, taken)
             else:
                 drawn = prog.sample_counts(rng, taken)
             for g, counts in zip(boxes, drawn):

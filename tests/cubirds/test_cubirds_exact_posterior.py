@@ -276,14 +276,19 @@ def _two_pile_log() -> list[tuple]:
     ]
 
 
-@pytest.mark.parametrize(("mode", "cap"), [(2, False), (2, True), (0, False)])
-def test_two_piles_since_the_source_are_sampled_exactly(mode, cap, monkeypatch):
+@pytest.mark.parametrize(
+    ("mode", "cap", "whole"),
+    [(2, False, True), (2, False, False), (2, True, False), (0, False, True)],
+)
+def test_two_piles_since_the_source_are_sampled_exactly(mode, cap, whole, monkeypatch):
     # Both samplers at a position with two piles since the last public source: the chains with
     # the rejection step (each pile drawn to its end must come out exactly, the last pile's
-    # factor over a knapsack bound; one seat's box pinned to what the others left of the
-    # emptied pile; with and without caps on the boxes) and the joint programme.
+    # factor over a knapsack bound; both seats' boxes in the emptied pile pinned together to a
+    # split of it, or one seat's box pinned to what the other left of it; with and without caps
+    # on the boxes) and the joint programme.
     monkeypatch.setattr(hidden_exact, "MULTI_PILE_SEATS", mode)
     monkeypatch.setattr(hidden_exact, "CAP_BOXES", cap)
+    monkeypatch.setattr(hidden_exact, "PIN_PILE", whole)
     log = _two_pile_log()
     rng = np.random.default_rng(5)
     ref, _ = reference(log, 0, 3, rng, SAMPLES, 10**6)
@@ -291,6 +296,8 @@ def test_two_piles_since_the_source_are_sampled_exactly(mode, cap, monkeypatch):
     model = ExactModel(log, 0, 3)
     assert len(model.piles) == 2 and model.build()
     assert (model.seats is not None) == (mode == 2)
+    if mode == 2:
+        assert (model.pile_pin is not None) == whole and (model.pin is not None) != whole
     got: Counter = Counter()
     for _ in range(SAMPLES):
         hid, draw = model.sample(rng)[:2]
