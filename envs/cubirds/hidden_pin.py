@@ -1,6 +1,8 @@
 """One seat's chain with one of its boxes pinned to given counts, for Cubirds' exact
 ``determinize`` at positions with several piles since the last public source
-(:mod:`.hidden_exact`).
+(:mod:`.hidden_exact`); and every box of one such pile pinned together (:class:`PinnedPile`,
+session 13: where each box drawn from the pile is its seat's only box there, the pile is split
+among them by the product of their weights, so its condition never fails).
 
 Every pile but the last was drawn to its end, so what the seats took from it must equal what it
 held. The rejection step there used to wait for that to happen by chance (a few per cent of the
@@ -53,7 +55,7 @@ from bisect import bisect_right
 from itertools import accumulate
 
 import numpy as np
-from cardzoo.envs.cubirds.data import NUM_SPECIES
+from cardzoo.envs.cubirds.data import CARD_COUNTS, NUM_SPECIES
 from cardzoo.envs.cubirds.hidden_chain import SeatChain
 from cardzoo.envs.cubirds.hidden_count import _INV_FACT
 
@@ -323,31 +325,37 @@ class PinnedPile:
         self.places = places
         tables = [pin.contents(pile) for pin in pins]
         order = sorted(range(len(pins)), key=lambda i: len(tables[i]))
+        # Contents packed in one integer, a field of _BITS bits per species with a guard bit
+        # on top: ``left - content`` keeps every guard bit set exactly when no species of the
+        # content exceeds what is left (a field never borrows from the next one).
+        packed = [[(_pack(content), w, content) for content, w in tables[i].items()] for i in order]
+        last = {_pack(content) + _GUARD: (w, content) for content, w in tables[order[-1]].items()}
         splits: list[tuple[float, tuple]] = []
         steps = 0
-        last = order[-1]
         chosen: list[tuple] = [()] * len(pins)
+        final = len(order) - 1
 
-        def rec(t: int, left: list[int], lw: float) -> None:
+        def rec(t: int, left: int, lw: float) -> None:
             nonlocal steps
-            i = order[t]
-            if i == last:
-                got = tables[i].get(tuple(left))
+            if t == final:
+                got = last.get(left)
                 if got is not None:
-                    chosen[i] = tuple(left)
-                    splits.append((lw + got, tuple(chosen)))
+                    chosen[order[t]] = got[1]
+                    splits.append((lw + got[0], tuple(chosen)))
                 return
-            for content, w in tables[i].items():
-                steps += 1
-                if steps > PILE_STEPS:
-                    raise _TooMany
-                rest = [a - b for a, b in zip(left, content)]
-                if min(rest) >= 0:
+            items = packed[t]
+            steps += len(items)
+            if steps > PILE_STEPS:
+                raise _TooMany
+            i = order[t]
+            for code, w, content in items:
+                rest = left - code
+                if rest & _GUARD == _GUARD:
                     chosen[i] = content
                     rec(t + 1, rest, lw + w)
 
         try:
-            rec(0, list(pile), 0.0)
+            rec(0, _pack(pile) + _GUARD, 0.0)
         except _TooMany:
             splits = []
         self.fits = bool(splits) and steps <= PILE_STEPS
@@ -360,6 +368,17 @@ class PinnedPile:
         """A joint filling of the pinned boxes, in proportion to ``prod_i Z_i(r_i)``."""
         cum = self.cum
         return self.splits[min(bisect_right(cum, rng.random() * cum[-1]), len(cum) - 1)]
+
+
+#: Bits per species in a packed content: its count (at most 31) and a guard bit above it.
+_BITS = 6
+_GUARD = sum(1 << (_BITS * s + _BITS - 1) for s in range(NUM_SPECIES))
+assert max(CARD_COUNTS) < 1 << (_BITS - 1), "a species' count would reach the guard bit"
+
+
+def _pack(content) -> int:
+    """A content (cards per species, each under 32) as one integer of ``_BITS`` per species."""
+    return sum(v << (_BITS * s) for s, v in enumerate(content))
 
 
 class _TooMany(Exception):
