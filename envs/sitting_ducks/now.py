@@ -39,6 +39,9 @@ DEALT_AT_LEAST = 0.3
 #: builds of one six-player posterior that chose differently). Either choice is exact; the
 #: slack makes the choice, and so the sample for a given rng, the same on every path.
 TIE_SLACK = 1e-9
+#: A batch whose first acceptance keeps at most this many proposals with a dealt seat deals
+#: their hands one by one in Python (``_deal_lists``) rather than in arrays (session 13).
+DEAL_ONE_BY_ONE = 8
 #: A hand's counts in base 4 (no hand holds more than 3 of a kind): its key.
 BASE = 4 ** np.arange(NUM_KINDS, dtype=np.int64)
 #: Per hand size: the hands' keys sorted, and the hand index behind each.
@@ -187,6 +190,11 @@ class LastStep:
         x = math.floor(x * self._grid) / self._grid
         return min(int(np.searchsorted(part, slot + x, "right")), hands - 1)
 
+    def phi_one(self, row: int, hand: int) -> float:
+        """``phi`` at one (row, hand) pair, without the arrays' overhead."""
+        where = row if self._where is None else int(self._where[row])
+        return float(self.b[where, hand] / _HANDS[self.size].orders[hand] / self.safe[row])
+
     def phi(self, rows, hands):
         """``phi / top`` at (row, hand) pairs: a dealt hand's acceptance."""
         where = rows if self._where is None else self._where[rows]
@@ -274,10 +282,62 @@ def propose_many(lasts: list[LastStep], rows: np.ndarray, unseen: np.ndarray, lo
     log_p -= log_falling[_KINDS, held].sum(axis=(1, 2))
     accepted = u[:, m] < np.exp(log_p)
     left = np.maximum(unseen[None, :] - s, 0)
+    dealing = np.flatnonzero(accepted & dealt.any(axis=1))
+    if len(dealing) <= DEAL_ONE_BY_ONE:
+        keep = _deal_lists(lasts, rows, dealt, left, u, ids, dealing)
+    else:
+        keep = _deal_arrays(lasts, rows, dealt & accepted[:, None], left, u, ids)
+    accepted &= u[:, -1] < keep
+    return ids, accepted
+
+
+def _deal_lists(lasts: list[LastStep], rows, dealt, left, u, ids, dealing) -> np.ndarray:
+    """``_deal_arrays`` for the proposals ``dealing`` alone, one by one in Python lists: the
+    same arithmetic, so the same hands and factors (a batch keeps a few proposals for this
+    step; the arrays' calls cost more than their work there; session 13)."""
+    keep = np.ones(len(rows))
+    if not len(dealing):
+        return keep
+    m = len(lasts)
+    for p, lp, up, rp, dp in zip(
+        dealing.tolist(),
+        left[dealing].tolist(),
+        u[dealing].tolist(),
+        rows[dealing].tolist(),
+        dealt[dealing].tolist(),
+    ):
+        col = m + 1
+        factor = 1.0
+        for i, last in enumerate(lasts):
+            if not dp[i]:
+                col += last.size
+                continue
+            hand = []
+            for _ in range(last.size):
+                x = up[col] * sum(lp)
+                col += 1
+                k, acc = 0, lp[0]
+                while acc <= x and k < NUM_KINDS - 1:
+                    k += 1
+                    acc += lp[k]
+                lp[k] -= 1
+                hand.append(k)
+            h = _HANDS[last.size].index[tuple(sorted(hand))]
+            ids[p, i] = h
+            factor *= last.phi_one(rp[i], h)
+        keep[p] = factor
+    return keep
+
+
+def _deal_arrays(lasts: list[LastStep], rows, dealt, left, u, ids) -> np.ndarray:
+    """The dealt seats' hands of the proposals where ``dealt`` (proposals x seats), dealt card
+    by card from what is ``left`` of ``U`` with the uniforms after the first acceptance's;
+    written into ``ids``. Returns each proposal's product of the dealt hands' ``phi / top``."""
+    n, m = rows.shape
     keep = np.ones(n)
     col = m + 1
     for i, last in enumerate(lasts):
-        d = dealt[:, i] & accepted
+        d = dealt[:, i]
         if not d.any():
             col += last.size
             continue
@@ -294,5 +354,4 @@ def propose_many(lasts: list[LastStep], rows: np.ndarray, unseen: np.ndarray, lo
         where = np.minimum(np.searchsorted(SORTED[last.size], keys), len(KEYS[last.size]) - 1)
         ids[d, i] = KEYS[last.size][where]
         keep[d] *= last.phi(rows[d, i], ids[d, i])
-    accepted &= u[:, -1] < keep
-    return ids, accepted
+    return keep

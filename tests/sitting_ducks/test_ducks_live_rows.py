@@ -228,3 +228,30 @@ def test_the_hand_drawn_does_not_depend_on_the_rows_kept_before():
         at = np.full(len(x), row)
         assert np.array_equal(forward.pick(at, x), backward.pick(at, x))
         assert [forward.pick_one(row, v) for v in x] == [backward.pick_one(row, v) for v in x]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_dealt_hands_one_by_one_match_the_arrays(monkeypatch, seed):
+    """Session 13: a batch that keeps few proposals past the first acceptance deals their
+    dealt seats' hands one by one in Python lists (``now._deal_lists``); the same hands and
+    acceptances as the arrays' path for the same uniforms, with several dealt seats."""
+    rng = np.random.default_rng(seed)
+    unseen = rng.integers(2, 6, NUM_KINDS).astype(np.int64)
+    lasts = _lasts(rng, [3, 2, 3, 3, 2][: 3 + seed % 3], unseen.astype(float))
+    m = len(lasts)
+    live = [np.flatnonzero(last.bound > 0) for last in lasts]
+    log_falling = reshuffled.log_falling(unseen.tolist())
+    dealt_seen = 0
+    for _ in range(3):
+        rows = np.stack([rng.choice(r, 256) for r in live], axis=1)
+        u = rng.random((256, now.uniforms(m)))
+        got = {}
+        for one_by_one in (0, 10**6):
+            monkeypatch.setattr(now, "DEAL_ONE_BY_ONE", one_by_one)
+            got[one_by_one] = now.propose_many(lasts, rows, unseen, log_falling, u)
+        (ids_a, ok_a), (ids_l, ok_l) = got[0], got[10**6]
+        assert np.array_equal(ok_a, ok_l) and ok_a.any()
+        assert np.array_equal(ids_a[ok_a], ids_l[ok_l])
+        dealt = np.stack([last.dealt[rows[:, i]] for i, last in enumerate(lasts)], axis=1)
+        dealt_seen += int((dealt[ok_a].sum(axis=1) >= 2).sum())
+    assert dealt_seen > 0
