@@ -679,5 +679,6 @@ def _summed(split: _Split, seats: list[_Seat], others, keys, memo, order=None) -
         now.LastStep(s.last, split.final[q], unseen, s.live, len(s.rows[-1]))
         for s, q in zip(seats, others)
     ]
+    now.link(lasts)  # one kept array for the seats: a batch draws every seat's hand at once
     levels, final, more = _swept(seats, prev, alpha, split.pools[-1], lasts, sum(split.unseen))
     return None if more == float("-inf") else ("swept", levels, final, scale + more, lasts)

@@ -74,9 +74,7 @@ class LastStep:
         "bound",
         "_where",
         "_slot",
-        "_flat",
-        "_used",
-        "_grid",
+        "_kept",
     )
 
     def __init__(
@@ -106,15 +104,8 @@ class LastStep:
         at_least = DEALT_AT_LEAST * (1.0 - TIE_SLACK) * deals
         self.dealt = (top > 0) & (self.norm >= at_least * self.safe)
         self.bound = np.where(self.dealt, top, self.norm)
-        # The rows drawn from so far, one after another in one sorted array (``_add``).
-        self._slot = np.full(len(norm), -1, dtype=np.int64)
-        self._flat = np.zeros(0)
-        self._used = 0
-        # Shares and uniforms are cut to multiples of 1 / grid, so that a slot number plus
-        # either is exact (53 bits hold both) and which hand is drawn cannot depend on the slot,
-        # that is on which rows were kept before: a sample stays a function of the position and
-        # the rng alone.
-        self._grid = 2.0 ** (52 - max(1, len(norm)).bit_length())
+        # The rows drawn from so far, in one sorted array shared by the seats (``link``).
+        link([self])
 
     def _b(self, rows):
         """``B`` at ``rows`` (rows of weight zero, left out of ``b``, are never drawn from)."""
@@ -129,56 +120,26 @@ class LastStep:
         cum = np.cumsum(self._b(rows) * self.falling, axis=1)
         total = cum[:, -1:]
         cum /= np.where(total > 0, total, 1.0)  # exactly 1 from the row's last weight on
-        cum = np.floor(cum * self._grid) / self._grid
-        first = self._used // cum.shape[1]
-        slots = np.arange(first, first + len(rows))
-        cum += slots[:, None]
-        self._keep(cum.ravel())
-        self._slot[rows] = slots
+        self._slot[rows] = self._kept.keep(cum)
 
     def _add_one(self, row: int) -> int:
         """``_add`` for one row (a proposal drawn alone): its slot."""
         cum = np.cumsum(self._b(row) * self.falling)
         if cum[-1] > 0:
             cum /= cum[-1]
-        cum = np.floor(cum * self._grid) / self._grid
-        slot = self._used // len(cum)
-        cum += slot
-        self._keep(cum)
+        slot = int(self._kept.keep(cum[None, :])[0])
         self._slot[row] = slot
-        return slot
-
-    def _keep(self, values: np.ndarray) -> None:
-        """Appends ``values`` to the kept array (grown by doubling: rows come batch after
-        batch)."""
-        end = self._used + len(values)
-        if end > len(self._flat):
-            grown = np.zeros(max(2 * len(self._flat), end))
-            grown[: self._used] = self._flat[: self._used]
-            self._flat = grown
-        self._flat[self._used : end] = values
-        self._used = end
-
-    def _slots(self, rows: np.ndarray) -> np.ndarray:
-        """Each row's slot in the kept array, adding the rows not kept yet."""
-        slot = self._slot[rows]
-        if (slot < 0).any():
-            self._add(np.unique(rows[slot < 0]))
-            slot = self._slot[rows]
         return slot
 
     def pick(self, rows: np.ndarray, x: np.ndarray) -> np.ndarray:
         """Per proposal (``rows``: its row, ``x``: its uniform): the hand drawn from the row's
-        weights ``B * (U)_H``: the first hand whose cumulative share exceeds ``x``, found for
-        every proposal at once in the kept rows (``_add``: the row's slot ``k`` plus ``x``;
-        the slots before hold ``k`` hands each)."""
-        if not len(rows):
-            return np.zeros(0, dtype=np.int64)
-        slot = self._slots(rows)
-        hands = len(self.falling)
-        x = np.floor(x * self._grid) / self._grid
-        found = np.searchsorted(self._flat[: self._used], slot + x, "right") - slot * hands
-        return np.minimum(found, hands - 1)
+        weights ``B * (U)_H``: the first hand whose cumulative share exceeds ``x`` (one seat's
+        ``_drawn_hands``)."""
+        slot = self._slot[rows]
+        if (slot < 0).any():
+            self._add(np.unique(rows[slot < 0]))
+            slot = self._slot[rows]
+        return self._kept.find(slot, x, len(self.falling))
 
     def pick_one(self, row: int, x: float) -> int:
         """``pick`` for one proposal, without the arrays' overhead."""
@@ -186,8 +147,10 @@ class LastStep:
         if slot < 0:
             slot = self._add_one(row)
         hands = len(self.falling)
-        part = self._flat[slot * hands : (slot + 1) * hands]
-        x = math.floor(x * self._grid) / self._grid
+        kept = self._kept
+        first = int(kept.start[slot])
+        part = kept.flat[first : first + hands]
+        x = math.floor(x * kept.grid) / kept.grid
         return min(int(np.searchsorted(part, slot + x, "right")), hands - 1)
 
     def phi_one(self, row: int, hand: int) -> float:
@@ -199,6 +162,97 @@ class LastStep:
         """``phi / top`` at (row, hand) pairs: a dealt hand's acceptance."""
         where = rows if self._where is None else self._where[rows]
         return self.b[where, hands] / _HANDS[self.size].orders[hands] / self.safe[rows]
+
+
+class _Kept:
+    """The rows drawn from so far by the seats ``link`` joined, one after another in one
+    sorted array: slot ``k`` holds ``k`` plus the row's cumulative shares (as many as its seat
+    has hands, from ``start[k]``). Shares and uniforms are cut to multiples of ``1 / grid``,
+    so that a slot number plus either is exact (53 bits hold both) and which hand is drawn
+    cannot depend on the slot, that is on which rows were kept before: a sample stays a
+    function of the position and the rng alone. Joined, the seats' rows are looked up in one
+    array (``slot_of``, ``dealt``: each seat's rows from its ``offsets`` entry), and one
+    ``searchsorted`` draws every seat's hand of a batch (session 13)."""
+
+    __slots__ = ("flat", "used", "start", "slots", "grid", "slot_of", "dealt", "offsets", "hands")
+
+    def __init__(self, lasts: list[LastStep]) -> None:
+        sizes = [len(last.norm) for last in lasts]
+        self.offsets = np.cumsum([0, *sizes[:-1]]).astype(np.int64)
+        self.grid = 2.0 ** (52 - max(1, sum(sizes)).bit_length())
+        self.slot_of = np.full(sum(sizes), -1, dtype=np.int64)
+        self.dealt = np.concatenate([last.dealt for last in lasts])
+        self.hands = np.array([len(last.falling) for last in lasts], dtype=np.int64)
+        self.flat = np.zeros(0)
+        self.used = 0
+        self.start = np.zeros(0, dtype=np.int64)
+        self.slots = 0
+
+    def keep(self, cum: np.ndarray) -> np.ndarray:
+        """Appends rows of cumulative shares (rows x hands, each ending at 1), cut to the grid
+        and lifted by their new slots' numbers; returns the slots. Grown by doubling."""
+        k, hands = cum.shape
+        slots = np.arange(self.slots, self.slots + k)
+        cum = np.floor(cum * self.grid) / self.grid + slots[:, None]
+        end = self.used + k * hands
+        if end > len(self.flat):
+            grown = np.zeros(max(2 * len(self.flat), end))
+            grown[: self.used] = self.flat[: self.used]
+            self.flat = grown
+        if self.slots + k > len(self.start):
+            grown = np.zeros(max(2 * len(self.start), self.slots + k), dtype=np.int64)
+            grown[: self.slots] = self.start[: self.slots]
+            self.start = grown
+        self.flat[self.used : end] = cum.ravel()
+        self.start[self.slots : self.slots + k] = self.used + hands * np.arange(k)
+        self.used, self.slots = end, self.slots + k
+        return slots
+
+    def find(self, slot: np.ndarray, x: np.ndarray, hands) -> np.ndarray:
+        """Per (slot, uniform): the first hand of the slot whose cumulative share exceeds
+        ``x`` (``hands``: the slot's seat's count of hands, one or per entry)."""
+        x = np.floor(x * self.grid) / self.grid
+        found = np.searchsorted(self.flat[: self.used], slot + x, "right") - self.start[slot]
+        return np.minimum(found, hands - 1)
+
+
+def link(lasts: list[LastStep]) -> None:
+    """Joins the seats' ``LastStep`` of one split's proposals in one kept array (before any
+    row is kept): their batches then draw every seat's hand at once (``_drawn_hands``)."""
+    if any(last._kept.slots for last in lasts if hasattr(last, "_kept")):
+        raise ValueError("link the seats before any row is kept")
+    kept = _Kept(lasts)
+    for last, start in zip(lasts, kept.offsets.tolist()):
+        end = start + len(last.norm)
+        last._kept = kept
+        last._slot = kept.slot_of[start:end]  # views: a seat's rows in the joint arrays
+        last.dealt = kept.dealt[start:end]
+
+
+def _drawn_hands(lasts: list[LastStep], rows: np.ndarray, u: np.ndarray) -> tuple:
+    """Per proposal and seat (``rows``: each seat's row; ``u``: its uniform in the first
+    ``len(lasts)`` columns): whether the seat is dealt, and for the drawn seats their hands
+    (ids) and the hands' counts per kind (held; zeros for dealt seats). One lookup and one
+    ``searchsorted`` for every seat (``link``)."""
+    n, m = rows.shape
+    kept = lasts[0]._kept
+    at = rows + kept.offsets[None, :]
+    dealt = kept.dealt[at]
+    drawn = ~dealt
+    slots = kept.slot_of[at]
+    missing = drawn & (slots < 0)
+    if missing.any():
+        for i in np.flatnonzero(missing.any(axis=0)).tolist():
+            lasts[i]._add(np.unique(rows[missing[:, i], i]))
+        slots = kept.slot_of[at]
+    ids = np.zeros((n, m), dtype=np.int64)
+    hands = np.broadcast_to(kept.hands, (n, m))[drawn]
+    ids[drawn] = kept.find(slots[drawn], u[:, :m][drawn], hands)
+    held = np.zeros((n, m, NUM_KINDS), dtype=np.int64)
+    for size in {last.size for last in lasts}:
+        cols = [i for i, last in enumerate(lasts) if last.size == size]
+        held[:, cols] = _HANDS[size].counts[ids[:, cols]] * drawn[:, cols, None]
+    return dealt, ids, held
 
 
 def _spread(x: np.ndarray, live: np.ndarray, rows: int) -> np.ndarray:
@@ -268,15 +322,8 @@ def propose_many(lasts: list[LastStep], rows: np.ndarray, unseen: np.ndarray, lo
     """``len(rows)`` independent proposals (``rows``: their splits' candidate rows per seat;
     ``u``: proposals x ``uniforms``): each seat's hand index now, and which are accepted."""
     n, m = rows.shape
-    ids = np.zeros((n, m), dtype=np.int64)
-    held = np.zeros((n, m, NUM_KINDS), dtype=np.int64)  # the drawn hands' counts
-    dealt = np.stack([last.dealt[rows[:, i]] for i, last in enumerate(lasts)], axis=1)
-    for i, last in enumerate(lasts):
-        # Dealt seats' hands come below; only the drawn ones are drawn from their rows.
-        drawn = np.flatnonzero(~dealt[:, i])
-        h = last.pick(rows[drawn, i], u[drawn, i])
-        ids[drawn, i] = h
-        held[drawn, i] = _HANDS[last.size].counts[h]
+    # Dealt seats' hands come below; only the drawn ones are drawn from their rows.
+    dealt, ids, held = _drawn_hands(lasts, rows, u)
     s = held.sum(axis=1)
     log_p = log_falling[_KINDS, np.minimum(s, MAX_TAKEN)].sum(axis=1)
     log_p -= log_falling[_KINDS, held].sum(axis=(1, 2))

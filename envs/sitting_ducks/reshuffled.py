@@ -204,6 +204,8 @@ class _Chain:
             for (v, live, size, _), rows in zip(ends, cands[-1])
             if not final
         ]
+        if self.lasts:  # one kept array for the seats: a batch draws every seat's hand at once
+            now.link(self.lasts)
         if final:  # the hands now summed exactly: weights per way of taking them
             hands, _, pile_log = final
             step = np.exp(pile_log - pile_log.max())[None, :]

@@ -29,23 +29,34 @@ def _lasts(rng: np.random.Generator, sizes: list[int], unseen: np.ndarray) -> li
         b[flat] = _HANDS[size].orders * rng.uniform(0.8, 1.0, (flat.sum(), b.shape[1]))
         b[rng.random(12) < 0.2] = 0.0
         out.append(now.LastStep(b, size, unseen))
+    now.link(out)
     return out
 
 
 def _reference(lasts, rows, unseen, log_falling, u):
     """``propose_many`` with each proposal compared with its own row's cumulative weights
     (the path before session 8), as (ids of the accepted proposals, acceptances)."""
-    saved = now.LastStep.pick
+    saved = now._drawn_hands
 
-    def per_proposal(self, rows, x):
-        cum = np.cumsum(self.b[rows] * self.falling, axis=1)
-        return np.minimum((cum <= (x * cum[:, -1])[:, None]).sum(axis=1), cum.shape[1] - 1)
+    def per_proposal(lasts, rows, u):
+        n, m = rows.shape
+        dealt = np.stack([last.dealt[rows[:, i]] for i, last in enumerate(lasts)], axis=1)
+        ids = np.zeros((n, m), dtype=np.int64)
+        held = np.zeros((n, m, NUM_KINDS), dtype=np.int64)
+        for i, last in enumerate(lasts):
+            drawn = np.flatnonzero(~dealt[:, i])
+            cum = np.cumsum(last.b[rows[drawn, i]] * last.falling, axis=1)
+            x = u[drawn, i] * cum[:, -1]
+            h = np.minimum((cum <= x[:, None]).sum(axis=1), cum.shape[1] - 1)
+            ids[drawn, i] = h
+            held[drawn, i] = _HANDS[last.size].counts[h]
+        return dealt, ids, held
 
-    now.LastStep.pick = per_proposal
+    now._drawn_hands = per_proposal
     try:
         return now.propose_many(lasts, rows, unseen, log_falling, u)
     finally:
-        now.LastStep.pick = saved
+        now._drawn_hands = saved
 
 
 def test_propose_many_draws_the_same_hands_from_rows_made_once(monkeypatch):
@@ -221,7 +232,8 @@ def test_the_hand_drawn_does_not_depend_on_the_rows_kept_before():
     hands = len(_HANDS[3].hands)
     for row in (5, 350, 694):
         slot = int(forward._slot[row])
-        shares = forward._flat[slot * hands : (slot + 1) * hands] - slot
+        first = int(forward._kept.start[slot])
+        shares = forward._kept.flat[first : first + hands] - slot
         cuts = shares[rng.choice(hands - 1, 40)]
         x = np.concatenate([cuts, np.nextafter(cuts, 0.0), np.nextafter(cuts, 1.0)])
         x = x[(x >= 0.0) & (x < 1.0)]
