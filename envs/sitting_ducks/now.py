@@ -50,6 +50,10 @@ SORTED = [(t.counts @ BASE)[order] for t, order in zip(_HANDS, KEYS)]
 #: The most cards of one kind the other seats' hands can hold together (five seats of 3).
 MAX_TAKEN = 15
 _KINDS = np.arange(NUM_KINDS)
+#: Per hand size, each hand's counts packed 4 bits a kind: the other seats' hands hold at
+#: most ``MAX_TAKEN`` = 15 of a kind together, so packed hands add without carry.
+_SHIFTS = 4 * _KINDS
+_PACKED = [t.counts @ (1 << _SHIFTS) for t in _HANDS]
 _LOG_FACT = np.array([lgamma(n + 1.0) for n in range(256)])
 
 
@@ -174,7 +178,21 @@ class _Kept:
     array (``slot_of``, ``dealt``: each seat's rows from its ``offsets`` entry), and one
     ``searchsorted`` draws every seat's hand of a batch (session 13)."""
 
-    __slots__ = ("flat", "used", "start", "slots", "grid", "slot_of", "dealt", "offsets", "hands")
+    __slots__ = (
+        "flat",
+        "used",
+        "start",
+        "slots",
+        "grid",
+        "slot_of",
+        "dealt",
+        "offsets",
+        "hands",
+        "same_hands",
+        "by_size",
+        "log_falling",
+        "hand_log",
+    )
 
     def __init__(self, lasts: list[LastStep]) -> None:
         sizes = [len(last.norm) for last in lasts]
@@ -183,6 +201,16 @@ class _Kept:
         self.slot_of = np.full(sum(sizes), -1, dtype=np.int64)
         self.dealt = np.concatenate([last.dealt for last in lasts])
         self.hands = np.array([len(last.falling) for last in lasts], dtype=np.int64)
+        #: The seats' count of hands when they all have as many (else 0), and the seats by
+        #: hand size.
+        self.same_hands = int(self.hands[0]) if len(set(self.hands.tolist())) == 1 else 0
+        sizes_of = [last.size for last in lasts]
+        self.by_size = [
+            (size, [i for i, z in enumerate(sizes_of) if z == size])
+            for size in sorted(set(sizes_of))
+        ]
+        self.log_falling = None
+        self.hand_log: dict[int, np.ndarray] = {}
         self.flat = np.zeros(0)
         self.used = 0
         self.start = np.zeros(0, dtype=np.int64)
@@ -229,11 +257,12 @@ def link(lasts: list[LastStep]) -> None:
         last.dealt = kept.dealt[start:end]
 
 
-def _drawn_hands(lasts: list[LastStep], rows: np.ndarray, u: np.ndarray) -> tuple:
+def _drawn_hands(lasts: list[LastStep], rows: np.ndarray, u: np.ndarray, log_falling) -> tuple:
     """Per proposal and seat (``rows``: each seat's row; ``u``: its uniform in the first
-    ``len(lasts)`` columns): whether the seat is dealt, and for the drawn seats their hands
-    (ids) and the hands' counts per kind (held; zeros for dealt seats). One lookup and one
-    ``searchsorted`` for every seat (``link``)."""
+    ``len(lasts)`` columns): whether the seat is dealt and the drawn seats' hands (ids); per
+    proposal the drawn hands' cards per kind together (``s``) and the sum of their
+    ``log (U_k)_(H[k])`` (``own``). One lookup and one ``searchsorted`` for every seat
+    (``link``); the hands' counts packed 4 bits a kind, so that the seats' sum is one sum."""
     n, m = rows.shape
     kept = lasts[0]._kept
     at = rows + kept.offsets[None, :]
@@ -246,13 +275,22 @@ def _drawn_hands(lasts: list[LastStep], rows: np.ndarray, u: np.ndarray) -> tupl
             lasts[i]._add(np.unique(rows[missing[:, i], i]))
         slots = kept.slot_of[at]
     ids = np.zeros((n, m), dtype=np.int64)
-    hands = np.broadcast_to(kept.hands, (n, m))[drawn]
+    hands = kept.same_hands or np.broadcast_to(kept.hands, (n, m))[drawn]
     ids[drawn] = kept.find(slots[drawn], u[:, :m][drawn], hands)
-    held = np.zeros((n, m, NUM_KINDS), dtype=np.int64)
-    for size in {last.size for last in lasts}:
-        cols = [i for i, last in enumerate(lasts) if last.size == size]
-        held[:, cols] = _HANDS[size].counts[ids[:, cols]] * drawn[:, cols, None]
-    return dealt, ids, held
+    if kept.log_falling is not log_falling:  # per hand, its log (U_k)_(H[k]) summed
+        kept.log_falling = log_falling
+        kept.hand_log = {
+            last.size: log_falling[_KINDS, _HANDS[last.size].counts].sum(axis=1) for last in lasts
+        }
+    packed = np.zeros(n, dtype=np.int64)
+    own = np.zeros(n)
+    for size, cols in kept.by_size:
+        sub = ids[:, cols]
+        mask = drawn[:, cols]
+        packed += (_PACKED[size][sub] * mask).sum(axis=1)
+        own += np.where(mask, kept.hand_log[size][sub], 0.0).sum(axis=1)  # (-inf at some)
+    s = (packed[:, None] >> _SHIFTS) & 15
+    return dealt, ids, s, own
 
 
 def _spread(x: np.ndarray, live: np.ndarray, rows: int) -> np.ndarray:
@@ -323,10 +361,8 @@ def propose_many(lasts: list[LastStep], rows: np.ndarray, unseen: np.ndarray, lo
     ``u``: proposals x ``uniforms``): each seat's hand index now, and which are accepted."""
     n, m = rows.shape
     # Dealt seats' hands come below; only the drawn ones are drawn from their rows.
-    dealt, ids, held = _drawn_hands(lasts, rows, u)
-    s = held.sum(axis=1)
-    log_p = log_falling[_KINDS, np.minimum(s, MAX_TAKEN)].sum(axis=1)
-    log_p -= log_falling[_KINDS, held].sum(axis=(1, 2))
+    dealt, ids, s, own = _drawn_hands(lasts, rows, u, log_falling)
+    log_p = log_falling[_KINDS, np.minimum(s, MAX_TAKEN)].sum(axis=1) - own
     accepted = u[:, m] < np.exp(log_p)
     left = np.maximum(unseen[None, :] - s, 0)
     dealing = np.flatnonzero(accepted & dealt.any(axis=1))

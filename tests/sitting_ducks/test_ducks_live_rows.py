@@ -38,7 +38,7 @@ def _reference(lasts, rows, unseen, log_falling, u):
     (the path before session 8), as (ids of the accepted proposals, acceptances)."""
     saved = now._drawn_hands
 
-    def per_proposal(lasts, rows, u):
+    def per_proposal(lasts, rows, u, log_falling):
         n, m = rows.shape
         dealt = np.stack([last.dealt[rows[:, i]] for i, last in enumerate(lasts)], axis=1)
         ids = np.zeros((n, m), dtype=np.int64)
@@ -50,7 +50,8 @@ def _reference(lasts, rows, unseen, log_falling, u):
             h = np.minimum((cum <= x[:, None]).sum(axis=1), cum.shape[1] - 1)
             ids[drawn, i] = h
             held[drawn, i] = _HANDS[last.size].counts[h]
-        return dealt, ids, held
+        own = log_falling[np.arange(NUM_KINDS), held].sum(axis=(1, 2))
+        return dealt, ids, held.sum(axis=1), own
 
     now._drawn_hands = per_proposal
     try:
@@ -267,3 +268,35 @@ def test_dealt_hands_one_by_one_match_the_arrays(monkeypatch, seed):
         dealt = np.stack([last.dealt[rows[:, i]] for i, last in enumerate(lasts)], axis=1)
         dealt_seen += int((dealt[ok_a].sum(axis=1) >= 2).sum())
     assert dealt_seen > 0
+
+
+def test_drawn_hands_count_the_drawn_seats_alone():
+    """``now._drawn_hands`` sums the drawn seats' hands (packed, one sum) and their
+    ``log (U_k)_(H[k])``; a dealt seat adds nothing, also where the hand its id 0 stands for is
+    impossible (one card of kind 0 unseen: that hand's log is -inf, and a product with a zero
+    mask would give NaN and turn the proposal down)."""
+    rng = np.random.default_rng(3)
+    checked = 0
+    for _ in range(4):
+        unseen = rng.integers(2, 6, NUM_KINDS).astype(np.int64)
+        unseen[0] = 1
+        lasts = _lasts(rng, [3, 2, 3, 3], unseen.astype(float))
+        log_falling = reshuffled.log_falling(unseen.tolist())
+        live = [np.flatnonzero(last.bound > 0) for last in lasts]
+        rows = np.stack([rng.choice(r, 128) for r in live], axis=1)
+        u = rng.random((128, now.uniforms(len(lasts))))
+        dealt, ids, s, own = now._drawn_hands(lasts, rows, u, log_falling)
+        for p in range(128):
+            want_s = np.zeros(NUM_KINDS, dtype=np.int64)
+            want_own = 0.0
+            for i, last in enumerate(lasts):
+                assert dealt[p, i] == last.dealt[rows[p, i]]
+                if dealt[p, i]:
+                    continue
+                counts = _HANDS[last.size].counts[ids[p, i]]
+                want_s += counts
+                want_own += log_falling[np.arange(NUM_KINDS), counts].sum()
+            assert np.array_equal(s[p], want_s)
+            assert np.isfinite(own[p]) and own[p] == pytest.approx(want_own)
+            checked += bool(dealt[p].any())
+    assert checked > 50
