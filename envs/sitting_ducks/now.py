@@ -25,6 +25,7 @@ time (``norm >= DEALT_AT_LEAST * top * (|U|)_m``).
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from math import exp, lgamma
 
 import numpy as np
@@ -79,6 +80,7 @@ class LastStep:
         "_where",
         "_slot",
         "_kept",
+        "_lists",
     )
 
     def __init__(
@@ -110,6 +112,7 @@ class LastStep:
         self.bound = np.where(self.dealt, top, self.norm)
         # The rows drawn from so far, in one sorted array shared by the seats (``link``).
         link([self])
+        self._lists: dict[int, list[float]] = {}  # slots drawn from alone (``pick_one``)
 
     def _b(self, rows):
         """``B`` at ``rows`` (rows of weight zero, left out of ``b``, are never drawn from)."""
@@ -152,10 +155,12 @@ class LastStep:
             slot = self._add_one(row)
         hands = len(self.falling)
         kept = self._kept
-        first = int(kept.start[slot])
-        part = kept.flat[first : first + hands]
+        part = self._lists.get(slot)
+        if part is None:  # the slot's shares as a list: a bisection there costs least
+            first = int(kept.start[slot])
+            part = self._lists[slot] = kept.flat[first : first + hands].tolist()
         x = math.floor(x * kept.grid) / kept.grid
-        return min(int(np.searchsorted(part, slot + x, "right")), hands - 1)
+        return min(bisect_right(part, slot + x), hands - 1)
 
     def phi_one(self, row: int, hand: int) -> float:
         """``phi`` at one (row, hand) pair, without the arrays' overhead."""
@@ -319,7 +324,7 @@ def uniforms(seats: int) -> int:
 
 def propose_one(lasts: list[LastStep], rows: list[int], unseen: list[int], log_falling, u):
     """One proposal of every seat's hand index now, from the uniforms ``u`` (a list, popped;
-    ``uniforms`` of them), or None if rejected."""
+    ``uniforms`` of them), or None if rejected (``log_falling`` as nested lists, or an array)."""
     ids = [0] * len(lasts)
     s = [0] * NUM_KINDS
     log_p = 0.0
@@ -331,10 +336,10 @@ def propose_one(lasts: list[LastStep], rows: list[int], unseen: list[int], log_f
         hand = _HANDS[last.size].hands[h]
         for k in set(hand):
             s[k] += hand.count(k)
-            log_p -= log_falling[k, hand.count(k)]
+            log_p -= log_falling[k][hand.count(k)]
     for k in range(NUM_KINDS):
         if s[k]:
-            log_p += log_falling[k, min(s[k], MAX_TAKEN)]
+            log_p += log_falling[k][min(s[k], MAX_TAKEN)]
     if u.pop() >= exp(log_p):
         return None
     left = [c - t for c, t in zip(unseen, s)]
@@ -352,7 +357,7 @@ def propose_one(lasts: list[LastStep], rows: list[int], unseen: list[int], log_f
             left[k] -= 1
             hand.append(k)
         ids[i] = _HANDS[last.size].index[tuple(sorted(hand))]
-        keep *= last.phi(row, ids[i])
+        keep *= last.phi_one(row, ids[i])
     return ids if u.pop() < keep else None
 
 

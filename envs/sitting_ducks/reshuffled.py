@@ -423,6 +423,7 @@ class Posterior:
         "final",
         "sizes",
         "log_falling",
+        "log_falling_rows",
         "batches",
     )
 
@@ -441,6 +442,7 @@ class Posterior:
         self.batches = BATCHES  # the draws' schedule, unless a trial measured the position
         self.unseen = split.unseen[:]  # the split is kept for later positions
         self.log_falling = log_falling(split.unseen)
+        self.log_falling_rows = self.log_falling.tolist()  # for proposals one at a time
         self.sizes = [split.final[q] for q in self.others]
         hidden = state.mode == "hidden"
         discarded = {q for q in self.others if split.forced[q]}
@@ -536,7 +538,7 @@ class Posterior:
             return a, chain.hands[j].tolist()
         else:
             rows = chain.rows[j].tolist()
-        ids = now.propose_one(chain.lasts, rows, self.unseen, self.log_falling, u)
+        ids = now.propose_one(chain.lasts, rows, self.unseen, self.log_falling_rows, u)
         if ids is None:
             return None
         return a, in_seat_order(getattr(chain, "order", None), ids)
