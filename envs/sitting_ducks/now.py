@@ -110,9 +110,16 @@ class LastStep:
         at_least = DEALT_AT_LEAST * (1.0 - TIE_SLACK) * deals
         self.dealt = (top > 0) & (self.norm >= at_least * self.safe)
         self.bound = np.where(self.dealt, top, self.norm)
-        # The rows drawn from so far, in one sorted array shared by the seats (``link``).
-        link([self])
+        # The rows drawn from so far, in one sorted array shared by the seats (``link``; a
+        # seat alone gets its own on first use: most are never drawn from).
+        self._kept = None
         self._lists: dict[int, list[float]] = {}  # slots drawn from alone (``pick_one``)
+
+    def _store(self) -> _Kept:
+        """The kept array this seat draws from (its own if it was never linked)."""
+        if self._kept is None:
+            link([self])
+        return self._kept
 
     def _b(self, rows):
         """``B`` at ``rows`` (rows of weight zero, left out of ``b``, are never drawn from)."""
@@ -127,14 +134,14 @@ class LastStep:
         cum = np.cumsum(self._b(rows) * self.falling, axis=1)
         total = cum[:, -1:]
         cum /= np.where(total > 0, total, 1.0)  # exactly 1 from the row's last weight on
-        self._slot[rows] = self._kept.keep(cum)
+        self._slot[rows] = self._store().keep(cum)
 
     def _add_one(self, row: int) -> int:
         """``_add`` for one row (a proposal drawn alone): its slot."""
         cum = np.cumsum(self._b(row) * self.falling)
         if cum[-1] > 0:
             cum /= cum[-1]
-        slot = int(self._kept.keep(cum[None, :])[0])
+        slot = int(self._store().keep(cum[None, :])[0])
         self._slot[row] = slot
         return slot
 
@@ -142,6 +149,7 @@ class LastStep:
         """Per proposal (``rows``: its row, ``x``: its uniform): the hand drawn from the row's
         weights ``B * (U)_H``: the first hand whose cumulative share exceeds ``x`` (one seat's
         ``_drawn_hands``)."""
+        self._store()
         slot = self._slot[rows]
         if (slot < 0).any():
             self._add(np.unique(rows[slot < 0]))
@@ -150,11 +158,11 @@ class LastStep:
 
     def pick_one(self, row: int, x: float) -> int:
         """``pick`` for one proposal, without the arrays' overhead."""
+        kept = self._store()
         slot = int(self._slot[row])
         if slot < 0:
             slot = self._add_one(row)
         hands = len(self.falling)
-        kept = self._kept
         part = self._lists.get(slot)
         if part is None:  # the slot's shares as a list: a bisection there costs least
             first = int(kept.start[slot])
@@ -252,7 +260,7 @@ class _Kept:
 def link(lasts: list[LastStep]) -> None:
     """Joins the seats' ``LastStep`` of one split's proposals in one kept array (before any
     row is kept): their batches then draw every seat's hand at once (``_drawn_hands``)."""
-    if any(last._kept.slots for last in lasts if hasattr(last, "_kept")):
+    if any(last._kept is not None and last._kept.slots for last in lasts):
         raise ValueError("link the seats before any row is kept")
     kept = _Kept(lasts)
     for last, start in zip(lasts, kept.offsets.tolist()):
