@@ -103,7 +103,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from cardzoo.envs.cubirds import hidden_count, hidden_pin
+from cardzoo.envs.cubirds import hidden_count, hidden_group, hidden_pin
 from cardzoo.envs.cubirds.data import (
     EV_BATCH,
     EV_CLOSE,
@@ -142,15 +142,9 @@ MULTI_JOINT_SHARE = 2.0
 #: ``RARE_DRAWS`` proposals of the rejection step keeps fewer than ``RARE_KEPT``, the joint
 #: programme is tried again with ``RARE_JOINT_SHARE`` times the limits, unless it has more than
 #: ``RARE_CLASSES`` classes of boxes (0: never; session 12). Where the rejection keeps one
-#: proposal in a thousand, most calls gave up after ``REJECT_TRIES`` and took the inexact
-#: replay (8-11 ms a call); such a joint programme builds in 20-70 ms and then samples exactly
-#: in about 0.12 ms. Along seeds 0-2 (a first call and 5 more at every decision, CPU time):
-#: five players, calls not exact 7.3 -> 4.3 %, repeated calls 0.82 -> 0.61 ms, first calls 4.2
-#: -> 9.0 ms (29 larger builds, 16 fit, 2.0 s in all); four players 3.0 -> 2.0 %, 0.55 -> 0.45
-#: ms, 3.5 -> 4.6 ms; three players unchanged but for first calls (2.2 -> 2.7 ms, one build).
-#: Share 32 without the class bound: 3.6 % not exact, 0.57 ms, first calls 14.4 ms (36 builds,
-#: half of them failing after 150-270 ms, every one with more than 14 classes); 8: 5.5 %, 0.70,
-#: 8.4 ms. A search (many calls at one position) gains; an agent calling once per decision pays.
+#: proposal in a thousand, most calls gave up and took the inexact replay; such a joint
+#: programme builds in 20-70 ms, then samples exactly in about 0.12 ms (measurements:
+#: ``docs/cubirds_determinize.md``). A search gains; an agent calling once per decision pays.
 RARE_DRAWS = 128
 RARE_KEPT = 2
 RARE_JOINT_SHARE = 16.0
@@ -165,9 +159,10 @@ PILE_TILT = True
 #: Several piles: one seat's only box in a pile drawn to its end is set to what the other seats
 #: left of that pile, with the matching weight (:mod:`.hidden_pin`); False: left to chance.
 PIN_BOX = True
-#: Several piles: where every box drawn from a pile drawn to its end is its seat's only box
-#: there, those boxes are pinned together to a split of the pile (:class:`.hidden_pin.
-#: PinnedPile`; before the single pin above); False: the single pin alone (session 13).
+#: Several piles: the boxes drawn from a pile drawn to its end are pinned together to a split
+#: of the pile (:class:`.hidden_pin.PinnedPile`, session 13; a seat's several boxes there as
+#: one member, and the last pile too, since session 14: :mod:`.hidden_group`), before the
+#: single pin above; False: the single pin alone.
 PIN_PILE = True
 #: Several piles: no box holds more of a species than its pile held (fillings beyond weigh 0).
 #: Off: measured dearer per repeated call (see :mod:`.hidden_pin`).
@@ -395,6 +390,10 @@ class ExactModel:
             PIN_BOX,
             PIN_PILE,
             hidden_pin.PILE_STEPS,
+            hidden_group.GROUPS,
+            hidden_group.LAST_PILE,
+            hidden_group.REST_CONTENTS,
+            hidden_group.GROUP_STEPS,
             CAP_BOXES,
             hidden_count.TIGHT_BOUNDS,
             hidden_count.GREEDY_ORDER,
@@ -533,9 +532,11 @@ class ExactModel:
         self.seats = seats
         self.pin = self.pile_pin = None
         if len(self.piles) > 1 and PIN_PILE:
-            self.pile_pin = hidden_pin.choose_pile(seats, self.box_pile, self.avail)
+            self.pile_pin = hidden_group.choose_pile(
+                seats, self.box_pile, self.avail, self.box_size[-1]
+            )
         if self.pile_pin is not None:  # the pinned seats are drawn last, in the pin's order
-            places = self.pile_pin.places
+            places = [i for i in self.pile_pin.places if i >= 0]
             seats[:] = [s for i, s in enumerate(seats) if i not in places] + [
                 seats[i] for i in places
             ]
@@ -594,9 +595,11 @@ class ExactModel:
         pin = getattr(self, "pin", None)
         log_pin = 0.0
         pile_pin = getattr(self, "pile_pin", None)
+        pile_pins = () if pile_pin is None else (pile_pin.index,)
         if pile_pin is not None:  # the pinned pile's split, then its seats last
             split = pile_pin.draw(rng)
             first = len(self.seats) - len(split)
+            first += pile_pin.places[-1] < 0  # what is left of the last pile, split too
         for i, (boxes, prog) in enumerate(self.seats):
             if pile_pin is not None and i >= first:
                 drawn = _pinned(pile_pin.pins[i - first], rng, split[i - first], taken)
@@ -627,7 +630,8 @@ class ExactModel:
             taken = self._from_last_pile(room, taken)
             if taken is None:
                 return None
-        log_keep = self._log_keep_last(taken) + log_pin
+        # The last pile pinned whole: its condition holds, its factor is 1 (see hidden_group).
+        log_keep = log_pin if last in pile_pins else self._log_keep_last(taken) + log_pin
         if log_keep == -math.inf or math.log(1.0 - rng.random()) > log_keep:
             return None
         x[-1] = [a - t for a, t in zip(self.avail[-1], taken)]

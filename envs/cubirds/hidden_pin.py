@@ -316,58 +316,92 @@ class PinnedPile:
     this pile's condition met by construction, so no factor of this pile enters the rejection
     step (the other piles' conditions and the last pile's factor still do). Built where the
     rejection kept about one proposal in a hundred to none (session 13): the single pin
-    waits for the seats before it to leave a content the pinned box can hold.
+    waits for the seats before it to leave a content the pinned box can hold. A member may
+    also be a seat's several boxes in the pile, or what is left of the last pile
+    (:mod:`.hidden_group`, session 14).
+
+    The splits are counted member by member (session 14; before: listed one by one): after
+    each member, per content still left of the pile (packed), the weight of every way the
+    members so far took the rest; the last member's content is then what is left. A split is
+    drawn backwards, each member's content given what the members after it left.
     """
 
-    def __init__(self, pins: list[PinnedBox], places: list[int], pile: list[int]) -> None:
+    def __init__(self, pins: list, places: list[int], pile: list[int]) -> None:
         self.pins = pins
         #: Per pinned box, the place of its seat in the model's ``seats`` (drawn last).
         self.places = places
+        #: The pile's index (set by whoever chose it).
+        self.index = -1
         tables = [pin.contents(pile) for pin in pins]
-        order = sorted(range(len(pins)), key=lambda i: len(tables[i]))
+        #: Members in the order they are counted: the largest table last (read by lookup).
+        self.order = order = sorted(range(len(pins)), key=lambda i: len(tables[i]))
         # Contents packed in one integer, a field of _BITS bits per species with a guard bit
         # on top: ``left - content`` keeps every guard bit set exactly when no species of the
         # content exceeds what is left (a field never borrows from the next one).
-        packed = [[(_pack(content), w, content) for content, w in tables[i].items()] for i in order]
-        last = {_pack(content) + _GUARD: (w, content) for content, w in tables[order[-1]].items()}
-        splits: list[tuple[float, tuple]] = []
+        self.items = [
+            [(_pack(c), math.exp(w - max(tables[i].values())), c) for c, w in tables[i].items()]
+            for i in order
+        ]
+        #: Per member counted, per content left of the pile: the weight of the ways there.
+        self.left: list[dict[int, float]] = [{_pack(pile) + _GUARD: 1.0}]
+        self.fits = bool(tables) and all(tables)
         steps = 0
-        chosen: list[tuple] = [()] * len(pins)
-        final = len(order) - 1
+        for items in self.items[:-1]:
+            before = self.left[-1]
+            steps += len(before) * len(items)
+            if not self.fits or steps > PILE_STEPS:
+                self.fits = False
+                break
+            after: dict[int, float] = {}
+            for rest, a in before.items():
+                for code, w, _ in items:
+                    left = rest - code
+                    if left & _GUARD == _GUARD:
+                        after[left] = after.get(left, 0.0) + a * w
+            self.left.append(after)
+        if self.fits:  # the last member takes what is left
+            last = {code + _GUARD: (w, c) for code, w, c in self.items[-1]}
+            ends = [(rest, a * last[rest][0]) for rest, a in self.left[-1].items() if rest in last]
+            self.ends = [rest for rest, _ in ends]
+            self.cum = list(accumulate(w for _, w in ends))
+            self.last = last
+            self.fits = bool(ends) and self.cum[-1] > 0.0
+        #: Per member counted and content left after it: running sums of its contents' ways.
+        self._ways: list[dict[int, tuple]] = [{} for _ in order]
 
-        def rec(t: int, left: int, lw: float) -> None:
-            nonlocal steps
-            if t == final:
-                got = last.get(left)
-                if got is not None:
-                    chosen[order[t]] = got[1]
-                    splits.append((lw + got[0], tuple(chosen)))
-                return
-            items = packed[t]
-            steps += len(items)
-            if steps > PILE_STEPS:
-                raise _TooMany
-            i = order[t]
-            for code, w, content in items:
-                rest = left - code
-                if rest & _GUARD == _GUARD:
-                    chosen[i] = content
-                    rec(t + 1, rest, lw + w)
-
-        try:
-            rec(0, _pack(pile) + _GUARD, 0.0)
-        except _TooMany:
-            splits = []
-        self.fits = bool(splits) and steps <= PILE_STEPS
-        self.splits = [content for _, content in splits]
-        if splits:
-            top = max(lw for lw, _ in splits)
-            self.cum = list(accumulate(math.exp(lw - top) for lw, _ in splits))
+    def probability(self, split: tuple) -> float:
+        """The probability that :meth:`draw` gives ``split`` (0 if it is not a split)."""
+        rest, w = next(iter(self.left[0])), 1.0
+        for t, i in enumerate(self.order):
+            got = {c: x for _, x, c in self.items[t]}.get(tuple(split[i]))
+            if got is None:
+                return 0.0
+            w *= got
+            rest -= _pack(split[i])
+        return w / self.cum[-1] if rest == _GUARD else 0.0
 
     def draw(self, rng: np.random.Generator) -> tuple:
         """A joint filling of the pinned boxes, in proportion to ``prod_i Z_i(r_i)``."""
+        u = rng.random(len(self.order)).tolist()
         cum = self.cum
-        return self.splits[min(bisect_right(cum, rng.random() * cum[-1]), len(cum) - 1)]
+        rest = self.ends[min(bisect_right(cum, u[-1] * cum[-1]), len(cum) - 1)]
+        split: list = [None] * len(self.order)
+        split[self.order[-1]] = self.last[rest][1]
+        for t in range(len(self.order) - 2, -1, -1):
+            kept = self._ways[t]
+            got = kept.get(rest)
+            if got is None:
+                before = self.left[t]
+                ways = [
+                    (before[rest + code] * w, rest + code, c)
+                    for code, w, c in self.items[t]
+                    if rest + code in before
+                ]
+                got = kept[rest] = (list(accumulate(w for w, _, _ in ways)), ways)
+            cums, ways = got
+            _, rest, content = ways[min(bisect_right(cums, u[t] * cums[-1]), len(cums) - 1)]
+            split[self.order[t]] = content
+        return tuple(split)
 
 
 #: Bits per species in a packed content: its count (at most 31) and a guard bit above it.
@@ -379,40 +413,3 @@ assert max(CARD_COUNTS) < 1 << (_BITS - 1), "a species' count would reach the gu
 def _pack(content) -> int:
     """A content (cards per species, each under 32) as one integer of ``_BITS`` per species."""
     return sum(v << (_BITS * s) for s, v in enumerate(content))
-
-
-class _TooMany(Exception):
-    """More joint fillings than ``PILE_STEPS`` (the pile is left to the single pin)."""
-
-
-def choose_pile(
-    seats: list[tuple[list[int], SeatChain]],
-    box_pile: list[int],
-    avail: list[list[int]],
-) -> PinnedPile | None:
-    """The pile to pin whole: among the piles drawn to their end whose boxes are each their
-    seat's only box in it (at least two), the one with the most boxes (then the earliest) whose
-    joint fillings fit ``PILE_STEPS``; None if there is none. A function of the seats'
-    structure alone."""
-    last = len(avail) - 1
-    members: dict[int, list[tuple[int, int]]] = {}
-    shared = set()
-    for i, (boxes, prog) in enumerate(seats):
-        piles = [box_pile[g] for g in boxes]
-        for k, j in enumerate(piles):
-            if j == last:
-                continue
-            if piles.count(j) > 1 or not prog.total > 0.0:
-                shared.add(j)
-            elif k == piles.index(j):
-                members.setdefault(j, []).append((i, k))
-    ranked = sorted(
-        (j for j in members if j not in shared and len(members[j]) > 1),
-        key=lambda j: (-len(members[j]), j),
-    )
-    for j in ranked:
-        pins = [PinnedBox(seats[i][1], k) for i, k in members[j]]
-        pile = PinnedPile(pins, [i for i, _ in members[j]], avail[j])
-        if pile.fits:
-            return pile
-    return None

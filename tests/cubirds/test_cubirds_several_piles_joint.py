@@ -7,7 +7,7 @@ exceeds the old limits is now counted jointly, and its samples agree with what t
 from __future__ import annotations
 
 import numpy as np
-from cardzoo.envs.cubirds import Config, State
+from cardzoo.envs.cubirds import Config, State, hidden_group
 from cardzoo.envs.cubirds import hidden_exact as he
 from cardzoo.envs.cubirds.hidden_exact import ExactModel
 from cardzoo.train.bench_loops import game_position, random_position
@@ -51,8 +51,16 @@ def test_where_the_rejection_keeps_too_few_the_joint_programme_gets_larger_limit
     one proposal in 750 (fewer than ``RARE_KEPT`` of the fixed-seed pilot's ``RARE_DRAWS``):
     most calls there gave up and took the inexact replay. Now the joint programme is tried
     again with ``RARE_JOINT_SHARE`` times the limits, fits, and serves every call exactly; the
-    choice is made by the fixed-seed pilot, so a second build chooses the same."""
+    choice is made by the fixed-seed pilot, so a second build chooses the same. (Since
+    session 14 the emptied pile is pinned whole, its splits counted member by member, and the
+    rejection keeps enough there: the pile pins are off for the rest of this test.)"""
     state = game_position(State, Config(num_players=5), 12, 0.5)  # the bench's middle
+    now = _model(state)
+    assert now.seats is not None and now.pile_pin is not None
+    assert now._keeps_enough(he.RARE_DRAWS, he.RARE_KEPT)
+    monkeypatch.setattr(hidden_group, "GROUPS", False)
+    monkeypatch.setattr(hidden_group, "LAST_PILE", False)
+    monkeypatch.setattr(he, "PIN_PILE", False)  # (which now fits there: splits counted)
     model = _model(state)
     assert len(model.piles) > 1 and model.seats is None and model.joint is not None
     assert _model(state).seats is None
@@ -60,7 +68,7 @@ def test_where_the_rejection_keeps_too_few_the_joint_programme_gets_larger_limit
     old = _model(state)
     assert old.joint is None and old.seats is not None
     assert not old._keeps_enough(he.RARE_DRAWS, he.RARE_KEPT)
-    monkeypatch.undo()
+    monkeypatch.setattr(he, "RARE_JOINT_SHARE", 16.0)
     he._BUILT.clear()
     p = state.current_player
     rng = np.random.default_rng(0)
