@@ -55,16 +55,14 @@ avail[s]`` (the same knapsack, ``T[s]`` now at least what the closed intervals o
 beyond what the emptied piles held). Exact
 (``tests/cubirds/test_cubirds_exact_posterior.py::test_two_piles_since_the_source_are_sampled_exactly``,
 ``::test_the_several_piles_bound_holds_along_games``), but not cheap: the emptied piles must come
-out exactly, which only a few per cent of the proposals do. Tried and not kept: one tilt per
-species on open cards only (``tilt[s] = spent[s] + avail[s] - C[s]``, ``spent``: what the
-emptied piles held; proposals far from each pile's content), and a tilt per pile on open cards
-only (the closed cards' split among piles then leaves slack in the bound). One seat's only box
-in an emptied pile is set to what the others left of it, with the matching weight
-(``PIN_BOX``, :mod:`.hidden_pin`: 5 players, 14.2 -> 9.1 % of calls not exact along 8 games).
-Where every box drawn from such a pile is its seat's only box there, all of them are pinned
-together instead: a split of the pile drawn by the product of their weights, then each seat's
-other boxes given its own (``PIN_PILE``, :class:`.hidden_pin.PinnedPile`; session 13, 5
-players along seeds 0-2: 4.3 -> 1.8 % of calls not exact, first calls 9.0 -> 6.1 ms).
+out exactly, which only a few per cent of the proposals do. So a pile drawn to its end is split
+among the seats that drew from it, by the product of their weights, then each seat's other boxes
+are drawn given its share (``PIN_PILE``, :class:`.hidden_pin.PinnedPile`, session 13; a seat's
+several boxes there as one member, :mod:`.hidden_group`, session 14); the last pile too where
+little is left of it, what is left one more member, and at one pile where the pilot keeps too
+few (``ONE_PILE_PIN``): that pile's condition then holds for every proposal. Else one seat's only
+box in an emptied pile is set to what the others left of it (``PIN_BOX``, :mod:`.hidden_pin`).
+What was tried and not kept: ``docs/cubirds_determinize.md``.
 
 Face-down round-end discards: a round end ends every other seat's intervals with whatever they
 hold (they stay open: their cards weigh like any open card) and the next hand starts fresh ones;
@@ -73,28 +71,20 @@ reshuffle follows, since those cards are then never drawn again
 (``tests/cubirds/test_cubirds_exact_posterior.py::test_face_down_round_ends_are_sampled_exactly``).
 
 Not covered: a reshuffle after a face-down round end (the new pile's content then depends on
-the hidden thrown-away cards; :class:`TooLarge` at reading); positions whose chains exceed their
-limits while the joint programme does too; and single samples whose rejection step keeps
-nothing in ``REJECT_TRIES`` rounds while the joint programme is too large
-(:meth:`ExactModel.sample` returns None; most calls not exact along a game at 4 and 5 players
-are now of this kind, at positions with several piles; since session 12 a position whose
-rejection keeps fewer than ``RARE_KEPT`` of a fixed-seed pilot's ``RARE_DRAWS`` proposals gets
-its joint programme tried again with ``RARE_JOINT_SHARE`` times the limits, which about half of
-them fit). In all these cases
-:func:`cardzoo.envs.cubirds.hidden.sample_hidden` (with ``hidden.EXACT`` on) uses the older,
-inexact replay
-(``tests/cubirds/test_cubirds_exact_posterior.py``). A position's model is built once and kept
-(:func:`cardzoo.envs.cubirds.hidden.plan_for`), so repeated calls there only sample.
+the hidden thrown-away cards; :class:`TooLarge` at reading); positions whose chains and joint
+programme both exceed their limits; and single samples whose rejection step keeps nothing in
+``REJECT_TRIES`` rounds while the joint programme is too large (:meth:`ExactModel.sample`
+returns None; where a fixed-seed pilot keeps fewer than ``RARE_KEPT`` of ``RARE_DRAWS``
+proposals, the joint programme is tried with ``RARE_JOINT_SHARE`` times the limits first). Then
+:func:`cardzoo.envs.cubirds.hidden.sample_hidden` uses the older, inexact replay. A position's
+model is built once and kept (:func:`cardzoo.envs.cubirds.hidden.plan_for`), so repeated calls
+there only sample.
 
-Along a game (issue 16): what a build prepared is kept by everything it read (``_BUILT``), so a
-position equal to an earlier one (often a seat's next decision: its own lays and captures change
-nothing it counts) prepares nothing, not even a joint programme known not to fit; the seat
-chains count from a seat's latest box back and keep the counts of every prefix of boxes in a
-shared table (:mod:`.hidden_chain`), so a chain built after a move computes only the prefixes
-that move changed. With the chains at hand, neither the pilot run nor the joint programme is
-tried beyond ``JOINT_CLASSES`` classes of boxes (such programmes hardly ever fit), and the pilot
-stops once its answer is known. Whatever is kept is a function of its key alone, so a sample
-never depends on what was kept (``tests/cubirds/test_cubirds_chain_reuse.py``).
+Along a game: a build's results are kept by everything it read (``_BUILT``), so a position equal
+to an earlier one (often a seat's next decision) prepares nothing; the seat chains keep the
+counts of every prefix of a seat's boxes in a shared table (:mod:`.hidden_chain`), so a chain
+built after a move computes only what that move changed. A kept result is a function of its key
+alone, so a sample never depends on what was kept (``tests/cubirds/test_cubirds_chain_reuse.py``).
 Measurements of the changes along games, and where the time goes: ``docs/cubirds_determinize.md``.
 """
 
@@ -164,6 +154,9 @@ PIN_BOX = True
 #: one member, and the last pile too, since session 14: :mod:`.hidden_group`), before the
 #: single pin above; False: the single pin alone.
 PIN_PILE = True
+#: One pile: where a pilot run keeps fewer than ``MIN_KEPT`` of its proposals, the pile is split
+#: among the seats and what is left of it (:mod:`.hidden_group`, session 14).
+ONE_PILE_PIN = True
 #: Several piles: no box holds more of a species than its pile held (fillings beyond weigh 0).
 #: Off: measured dearer per repeated call (see :mod:`.hidden_pin`).
 CAP_BOXES = False
@@ -176,19 +169,8 @@ SPECIES = range(NUM_SPECIES)
 #: not tried again. A function of the key alone, so a model from here samples like a fresh one.
 _BUILT: dict[tuple, tuple[bool, dict]] = {}
 BUILT_KEPT = 64
-_SHARED = (
-    "limits",
-    "seats",
-    "joint",
-    "joint_tried",
-    "tilt",
-    "log_h",
-    "log_top",
-    "closed",
-    "spent",
-    "pin",
-    "pile_pin",
-    "most_taken",
+_SHARED = tuple(
+    "limits seats joint joint_tried tilt log_h log_top closed spent pin pile_pin most_taken".split()
 )
 
 
@@ -391,6 +373,7 @@ class ExactModel:
             PIN_PILE,
             hidden_pin.PILE_STEPS,
             hidden_group.GROUPS,
+            ONE_PILE_PIN,
             hidden_group.LAST_PILE,
             hidden_group.REST_CONTENTS,
             hidden_group.GROUP_STEPS,
@@ -408,7 +391,19 @@ class ExactModel:
         if len(self.piles) > 1:
             return self._build_several()
         seats = self.box_size[-1] > 0 and self._build_seats()
-        if seats and (MIN_KEPT <= 0 or self._classes() > JOINT_CLASSES or self._keeps_enough()):
+        if seats and ONE_PILE_PIN and not self._keeps_enough():
+            # The rejection keeps few: the pile split among the seats and what is left of it.
+            self._pin_pile(
+                hidden_group.choose_pile(
+                    self.seats, self.box_pile, self.avail, self.box_size[-1], self.tilt
+                )
+            )
+        if seats and (
+            MIN_KEPT <= 0
+            or self._classes() > JOINT_CLASSES
+            or self.pile_pin is not None
+            or self._keeps_enough()
+        ):
             return True
         # With the chains at hand, the joint programme only gets a share of the limits.
         share = JOINT_SHARE if seats else 1
@@ -532,19 +527,24 @@ class ExactModel:
         self.seats = seats
         self.pin = self.pile_pin = None
         if len(self.piles) > 1 and PIN_PILE:
-            self.pile_pin = hidden_group.choose_pile(
-                seats, self.box_pile, self.avail, self.box_size[-1]
+            self._pin_pile(
+                hidden_group.choose_pile(seats, self.box_pile, self.avail, self.box_size[-1])
             )
-        if self.pile_pin is not None:  # the pinned seats are drawn last, in the pin's order
-            places = [i for i in self.pile_pin.places if i >= 0]
-            seats[:] = [s for i, s in enumerate(seats) if i not in places] + [
-                seats[i] for i in places
-            ]
-        elif len(self.piles) > 1 and PIN_BOX:
+        if self.pile_pin is None and len(self.piles) > 1 and PIN_BOX:
             self.pin = hidden_pin.choose(seats, self.box_pile, self.box_size, self.avail)
             if self.pin is not None:  # the pinned seat is drawn last
                 seats.append(seats.pop(self.pin[0]))
         return True
+
+    def _pin_pile(self, pinned: hidden_pin.PinnedPile | None) -> None:
+        """Use ``pinned`` (if any): its seats are drawn last, in its order."""
+        self.pile_pin = pinned
+        if pinned is not None:
+            places = [i for i in pinned.places if i >= 0]
+            seats = self.seats
+            seats[:] = [s for i, s in enumerate(seats) if i not in places] + [
+                seats[i] for i in places
+            ]
 
     def _closed_all(self) -> list[int]:
         out = [0] * NUM_SPECIES

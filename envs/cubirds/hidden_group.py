@@ -61,51 +61,43 @@ class PinnedGroup:
     def __init__(self, chain: SeatChain, boxes: list[int], pile: list[int]) -> None:
         self.chain = chain
         n = chain.n
-        in_group = [False] * n
+        self.in_group = in_group = [False] * n
         for k in boxes:
             in_group[n - 1 - k] = True  # the chain counts its boxes in reverse
         self.start = start = _pack(pile) + _GUARD
-        memo, ids = chain.memo, chain.ids
         alpha: dict[tuple, float] = {(ROOT, start): 1.0}
-        #: Per step, per state reached after it: its ways in, as (weight, the state before,
-        #: the step's closed counts, open cards, and their species when spelt out).
-        self.back: list[dict[tuple, list]] = []
+        #: Per step, the weight of reaching each (state, what is left of the pile) before it.
+        self.alpha: list[dict[tuple, float]] = []
+        #: Per step, per state it leads to: (the state before, the choice's own weight (over
+        #: ``rest[m]`` in the group), its closed counts packed, the counts, open cards).
+        self.inv: list[dict[tuple, list]] = []
+        #: Per step and open cards ``m`` in the group: the spreads (packed, weight, counts).
+        self.spreads: list[dict[int, list]] = [{} for _ in range(n)]
         steps = 0
         for r in range(n):
+            self.alpha.append(alpha)
+            own = self._choices(r, alpha, pile)
             nxt: dict[tuple, float] = {}
-            ways: dict[tuple, list] = {}
-            closed, rest = chain.boxes[r][0], chain.boxes[r][4]
-            spreads: dict[int, list] = {}
-            for key, a in alpha.items():
-                state, left = key
-                _, choices, cum, nexts, _, _, follow = memo[(ids[r], state)]
-                before = 0.0
-                for j, kid in enumerate(nexts):
-                    w = a * (cum[j] - before) / follow_value(follow[j], chain, r, kid)
-                    before = cum[j]
-                    x, m = choices[j]
-                    if not in_group[r]:
-                        items = ((left, w, None),)
-                    else:
-                        base = left - sum(v << (_BITS * s) for s, v in zip(closed, x))
-                        if base & _GUARD != _GUARD:
-                            continue
-                        if m not in spreads:
-                            spreads[m] = self._spreads(r, m, pile)
-                        w /= rest[m]
-                        items = tuple(
-                            (base - code, w * sw, spread)
-                            for code, sw, spread in spreads[m]
-                            if (base - code) & _GUARD == _GUARD
-                        )
-                    for after, wi, spread in items:
-                        steps += 1
-                        new = (kid, after)
-                        nxt[new] = nxt.get(new, 0.0) + wi
-                        ways.setdefault(new, []).append((wi, key, x, m, spread))
+            get = nxt.get
+            group, spreads = in_group[r], self.spreads[r]
+            for (state, left), a in alpha.items():
+                for kid, w, code, _, m in own[state]:
+                    if not group:
+                        new = (kid, left)
+                        nxt[new] = get(new, 0.0) + a * w
+                        continue
+                    base = left - code
+                    if base & _GUARD != _GUARD:
+                        continue
+                    aw = a * w
+                    steps += len(spreads[m])
+                    for spread_code, sw, _ in spreads[m]:
+                        after = base - spread_code
+                        if after & _GUARD == _GUARD:
+                            new = (kid, after)
+                            nxt[new] = get(new, 0.0) + aw * sw
                 if steps > GROUP_STEPS:
                     raise GroupTooLarge
-            self.back.append(ways)
             alpha = nxt
         #: Per content ``u`` (what the boxes hold in all), the weight ``Z(u)``.
         self.weight: dict[tuple, float] = {}
@@ -114,6 +106,62 @@ class PinnedGroup:
                 used = start - left
                 self.weight[tuple((used >> (_BITS * s)) & _MASK for s in range(NUM_SPECIES))] = a
         self._cum: list[dict[tuple, tuple]] = [{} for _ in range(n)]
+
+    def _choices(self, r: int, alpha: dict[tuple, float], pile: list[int]) -> dict[tuple, list]:
+        """Per state before step ``r``, its choices: (the state they lead to, their own weight
+        (over ``rest[m]`` in the group), closed counts packed, the counts, open cards); also
+        kept by the state they lead to (``inv``) for drawing backwards."""
+        chain = self.chain
+        closed, rest = chain.boxes[r][0], chain.boxes[r][4]
+        group, spreads = self.in_group[r], self.spreads[r]
+        memo, key_r = chain.memo, chain.ids[r]
+        own: dict[tuple, list] = {}
+        inv: dict[tuple, list] = {}
+        for state, _ in alpha:
+            if state in own:
+                continue
+            _, choices, cum, nexts, _, _, follow = memo[(key_r, state)]
+            out = own[state] = []
+            before = 0.0
+            for j, kid in enumerate(nexts):
+                w = (cum[j] - before) / follow_value(follow[j], chain, r, kid)
+                before = cum[j]
+                x, m = choices[j]
+                code = 0
+                if group:
+                    w /= rest[m]
+                    code = sum(v << (_BITS * s) for s, v in zip(closed, x))
+                    if m not in spreads:
+                        spreads[m] = self._spreads(r, m, pile)
+                out.append((kid, w, code, x, m))
+                inv.setdefault(kid, []).append((state, w, code, x, m))
+        self.inv.append(inv)
+        return own
+
+    def _ways_in(self, r: int, key: tuple) -> tuple[list[float], list]:
+        """The running weights of the ways into ``key`` (a state and what is left of the pile
+        after step ``r``), with the ways: (weight, key before, closed counts, open cards,
+        their species or None). Listed on first use from the states before and kept."""
+        kept = self._cum[r]
+        got = kept.get(key)
+        if got is not None:
+            return got
+        kid, after = key
+        alpha = self.alpha[r]
+        ways = []
+        for state, w, code, x, m in self.inv[r].get(kid, ()):
+            if not self.in_group[r]:
+                a = alpha.get((state, after))
+                if a:
+                    ways.append((a * w, (state, after), x, m, None))
+                continue
+            for spread_code, sw, spread in self.spreads[r][m]:
+                before = (state, after + code + spread_code)
+                a = alpha.get(before)
+                if a:
+                    ways.append((a * w * sw, before, x, m, spread))
+        got = kept[key] = (list(accumulate(w[0] for w in ways)), ways)
+        return got
 
     def _spreads(self, r: int, m: int, pile: list[int]) -> list[tuple[int, float, tuple]]:
         """The ways to put ``m`` open cards of step ``r`` on its open species (each at most
@@ -157,12 +205,7 @@ class PinnedGroup:
         rows: list[list[int]] = [[]] * n
         k = n
         for r in range(n - 1, -1, -1):
-            kept = self._cum[r]
-            got = kept.get(key)
-            if got is None:
-                ways = self.back[r][key]
-                got = kept[key] = (list(accumulate(w[0] for w in ways)), ways)
-            cum, ways = got
+            cum, ways = self._ways_in(r, key)
             _, key, x, m, spread = ways[min(bisect_right(cum, u[r] * cum[-1]), len(cum) - 1)]
             row = [0] * NUM_SPECIES
             closed, _, _, opened = chain.boxes[r][:4]
@@ -196,35 +239,39 @@ REST_CONTENTS = 2_000
 
 class RestOfPile:
     """What is left of the last pile, as a member of its split (:class:`.hidden_pin.
-    PinnedPile`). Every card the seats took from the last pile weighs what it held of its
-    species (``a[s]``), so the exact weight of a world is the chains' times ``prod_s a[s]**r[s]
-    / r[s]!`` (``r``: what is left, up to a constant): the rest weighs that, like a box of
-    ``size`` cards with every species open, and the last pile's factor of the rejection step
-    is then 1."""
+    PinnedPile`). A world's exact weight is the chains' times a factor of what the seats took
+    from the last pile, which with ``r`` left of it is ``prod_s w[s]**r[s] / r[s]!`` up to a
+    constant (``w``: the chains' weight of an open card of that pile, ``tilt`` of
+    :meth:`.hidden_exact.ExactModel._log_h`; with several piles, what the pile held). So the
+    rest weighs that, like a box of ``size`` cards with every species open, and the last
+    pile's factor of the rejection step is then 1."""
 
-    def __init__(self, size: int, pile: list[int]) -> None:
+    def __init__(self, size: int, weights: list[float], pile: list[int]) -> None:
         self.size = size
-        self.logs = [math.log(a) if a else 0.0 for a in pile]
+        self.logs = [math.log(w) if w > 0.0 else 0.0 for w in weights]
+        #: Per species the most that can be left of it (none where an open card weighs 0).
+        self.caps = [a if w > 0.0 else 0 for a, w in zip(pile, weights)]
 
-    def count(self, pile: list[int]) -> int:
-        """How many contents of ``size`` cards ``pile`` allows (without listing them)."""
+    def count(self) -> int:
+        """How many contents the rest can have (without listing them)."""
         ways = [1] + [0] * self.size
-        for a in pile:
+        for a in self.caps:
             ways = [sum(ways[m - v] for v in range(min(a, m) + 1)) for m in range(self.size + 1)]
         return ways[-1]
 
     def contents(self, pile: list[int]) -> dict[tuple, float]:
-        """Every content of ``size`` cards within ``pile``, with its log weight."""
+        """Every content of ``size`` cards within the caps, with its log weight."""
         out: dict[tuple, float] = {}
         row = [0] * NUM_SPECIES
+        caps = self.caps
 
         def rec(s: int, left: int, w: float) -> None:
             if s == NUM_SPECIES - 1:
-                if left <= pile[s]:
+                if left <= caps[s]:
                     row[s] = left
                     out[tuple(row)] = w + left * self.logs[s] - math.lgamma(left + 1)
                 return
-            for v in range(min(pile[s], left) + 1):
+            for v in range(min(caps[s], left) + 1):
                 row[s] = v
                 rec(s + 1, left - v, w + v * self.logs[s] - math.lgamma(v + 1))
             row[s] = 0
@@ -238,14 +285,16 @@ def choose_pile(
     box_pile: list[int],
     avail: list[list[int]],
     rest: int = -1,
+    weights: list[float] | None = None,
 ) -> PinnedPile | None:
     """The pile to pin whole: among the piles drawn to their end (the last pile too when
     nothing is left of it, ``rest == 0``) drawn from by at least two seats, the one with the
     most seats (then the earliest) whose joint fillings fit their limits; each seat's boxes
     there are one member (:class:`.hidden_pin.PinnedBox` for a single box, else
     :class:`PinnedGroup`). Failing those, the last pile with what is left of it as one more
-    member (:class:`RestOfPile`, its place ``-1``). None if there is none. A function of the
-    seats' structure alone."""
+    member (:class:`RestOfPile`, its place ``-1``; ``weights``: an open card's weight there,
+    by default what the pile held). None if there is none. A function of the seats' structure
+    alone."""
     last = len(avail) - 1
     members: dict[int, list[tuple[int, list[int]]]] = {}
     shared = set()
@@ -267,7 +316,7 @@ def choose_pile(
         and 0 < rest
         and last in members
         and last not in shared
-        and RestOfPile(rest, avail[last]).count(avail[last]) <= REST_CONTENTS
+        and RestOfPile(rest, weights or avail[last], avail[last]).count() <= REST_CONTENTS
     ):
         ranked.append(last)
     for j in ranked:
@@ -282,7 +331,7 @@ def choose_pile(
             continue
         places = [i for i, _ in members[j]]
         if j == last and rest > 0:
-            pins.append(RestOfPile(rest, avail[j]))
+            pins.append(RestOfPile(rest, weights or avail[j], avail[j]))
             places.append(-1)
         pile = PinnedPile(pins, places, avail[j])
         pile.index = j

@@ -197,3 +197,39 @@ def test_piles_pinned_with_groups_are_sampled_exactly(last_drawn, groups, monkey
         hid, draw = model.sample(rng)[:2]
         got[(tuple(tuple(h) for h in hid[1:]), tuple(draw))] += 1
     assert _worst_p_value(ref, got) > ALPHA
+
+
+def _one_pile_log() -> list[tuple]:
+    """A hand-made 3-player log (seat 0's view), one pile since the source, one card of it left:
+    seat 1 draws twice with a lay between, seat 2 once."""
+    z = (0,) * 4
+    return [
+        (EV_SOURCE, (2, 2, 2, 2, *z)),
+        (EV_BATCH, 1, (0, 0, 3, 0, *z)),
+        (EV_CLOSE, 1, 0, 1),
+        (EV_BATCH, 2, (0, 0, 2, 0, *z)),
+        (EV_BATCH, 0, (0, 1, 0, 0, *z)),
+        (EV_BATCH, 1, (0, 0, 1, 0, *z)),
+    ]
+
+
+@pytest.mark.parametrize("pinned", [True, False])
+def test_one_pile_split_with_what_is_left_is_sampled_exactly(pinned, monkeypatch):
+    # One pile: where the pilot keeps too few (MIN_KEPT out of reach here), the pile is split
+    # among the seats and what is left of it (each open card weighing the pile's tilt), with
+    # no rejection; against the reference. Control: the joint programme.
+    monkeypatch.setattr(hidden_exact, "MIN_KEPT", 2.0)
+    monkeypatch.setattr(hidden_exact, "ONE_PILE_PIN", pinned)
+    log = _one_pile_log()
+    rng = np.random.default_rng(8)
+    ref, _ = reference(log, 0, 3, rng, SAMPLES, 10**6)
+    model = ExactModel(log, 0, 3)
+    assert len(model.piles) == 1 and model.build() and model.box_size[-1] == 1
+    assert (model.seats is not None) == pinned
+    if pinned:
+        assert model.pile_pin is not None and model.pile_pin.places[-1] == -1
+    got: Counter = Counter()
+    for _ in range(SAMPLES):
+        hid, draw = model.sample(rng)[:2]
+        got[(tuple(tuple(h) for h in hid[1:]), tuple(draw))] += 1
+    assert _worst_p_value(ref, got) > ALPHA
