@@ -338,9 +338,9 @@ class PinnedPile:
         # Contents packed in one integer, a field of _BITS bits per species with a guard bit
         # on top: ``left - content`` keeps every guard bit set exactly when no species of the
         # content exceeds what is left (a field never borrows from the next one).
+        tops = [max(table.values(), default=0.0) for table in tables]
         self.items = [
-            [(_pack(c), math.exp(w - max(tables[i].values())), c) for c, w in tables[i].items()]
-            for i in order
+            [(_pack(c), math.exp(w - tops[i]), c) for c, w in tables[i].items()] for i in order
         ]
         #: Per member counted, per content left of the pile: the weight of the ways there.
         self.left: list[dict[int, float]] = [{_pack(pile) + _GUARD: 1.0}]
