@@ -445,6 +445,21 @@ class SeatChain:
         out.reverse()
         return out
 
+    def add_open(
+        self, r: int, m: int, u: list[float], k: int, rng: np.random.Generator, row: list[int]
+    ) -> int:
+        """Add step ``r``'s ``m`` open cards to ``row``, each drawn in proportion to its tilt
+        with the uniforms ``u[k:k + m]`` (with caps: :meth:`fill_open`); the index of the next
+        unused uniform."""
+        if self.open_sfx[r] is not None:
+            self.fill_open(r, m, rng, row)
+            return k
+        _, opened, probs, top, last = self.draws[r]
+        for v in u[k : k + m]:
+            i = bisect_right(probs, v * top)
+            row[opened[i if i <= last else last]] += 1
+        return k + m
+
     def fill_open(self, r: int, m: int, rng: np.random.Generator, counts: list[int]) -> None:
         """Add ``m`` open cards of step ``r`` to ``counts``, drawn in proportion to their weights
         (with caps: species by species, over what the species after it can still take)."""

@@ -214,14 +214,8 @@ class PinnedGroup:
             if spread is not None:
                 for s, v in zip(opened, spread):
                     row[s] += v
-            elif m and chain.open_sfx[r] is not None:
-                chain.fill_open(r, m, rng, row)
-            elif m:  # each open card's species in proportion to its tilt
-                _, _, probs, top, last = chain.draws[r]
-                for v in u[k : k + m]:
-                    i = bisect_right(probs, v * top)
-                    row[opened[i if i <= last else last]] += 1
-                k += m
+            elif m:
+                k = chain.add_open(r, m, u, k, rng, row)
             rows[r] = row
         rows.reverse()
         return rows

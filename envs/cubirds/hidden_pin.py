@@ -225,14 +225,8 @@ class PinnedBox:
             row = [0] * NUM_SPECIES
             for s, v in zip(chain.boxes[r][0], xr):
                 row[s] = v
-            if m and chain.open_sfx[r] is not None:
-                chain.fill_open(r, m, rng, row)
-            elif m:  # each open card's species in proportion to its tilt
-                _, opened, probs, top, last = chain.draws[r]
-                for v in u[k : k + m]:
-                    i = bisect_right(probs, v * top)
-                    row[opened[i if i <= last else last]] += 1
-                k += m
+            if m:
+                k = chain.add_open(r, m, u, k, rng, row)
             out.append(row)
         out.reverse()
         return out

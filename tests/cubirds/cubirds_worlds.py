@@ -133,3 +133,18 @@ def _totals(state: State) -> list[int]:
     for zone in state.census().values():
         totals = [a + b for a, b in zip(totals, zone)]
     return totals
+
+
+def seat_chains(turns: range) -> list:
+    """The seat chains of the seat in turn at the positions of one seeded 4-player game whose
+    turn is in ``turns`` (wherever its model builds with chains)."""
+    from cardzoo.envs.cubirds.hidden_exact import ExactModel
+
+    out = []
+    for state in random_states(4, 2, every=2, config=Config(num_players=4)):
+        if state.terminal or state.turn not in turns:
+            continue
+        model = ExactModel(state.log, state.current_player, 4)
+        if model.build() and model.seats is not None:
+            out.extend(prog for _, prog in model.seats)
+    return out

@@ -16,23 +16,9 @@ from itertools import product
 
 import numpy as np
 from cardzoo.envs.cubirds import hidden_exact
-from cardzoo.envs.cubirds.game import Config
-from cardzoo.envs.cubirds.hidden_exact import ExactModel
 from cardzoo.envs.cubirds.hidden_pin import PinnedBox
-from cubirds_worlds import random_states
+from cubirds_worlds import seat_chains
 from scipy.stats import chi2, chi2_contingency
-
-
-def _chains(turns: range) -> list:
-    """The seat chains of seat in turn at the positions of one 4-player game in ``turns``."""
-    out = []
-    for state in random_states(4, 2, every=2, config=Config(num_players=4)):
-        if state.terminal or state.turn not in turns:
-            continue
-        model = ExactModel(state.log, state.current_player, 4)
-        if model.build() and model.seats is not None:
-            out.extend(prog for _, prog in model.seats)
-    return out
 
 
 def _compositions(m: int, k: int):
@@ -55,7 +41,7 @@ def test_pinned_weights_add_up_to_the_chain(monkeypatch):
     monkeypatch.setattr(hidden_exact, "MULTI_PILE_SEATS", 2)
     monkeypatch.setattr(hidden_exact, "CAP_BOXES", True)
     checked = bounded = 0
-    for prog in _chains(range(60, 76)):
+    for prog in seat_chains(range(60, 76)):
         for k in range(prog.n):
             pin = PinnedBox(prog, k)
             size = prog.box_size[pin.step]
@@ -90,7 +76,7 @@ def test_pinned_box_draws_the_chain_given_the_box(monkeypatch):
     # the box, or the state at it, without their weights.
     monkeypatch.setattr(hidden_exact, "MULTI_PILE_SEATS", 2)
     monkeypatch.setattr(hidden_exact, "CAP_BOXES", True)
-    prog = next(p for p in _chains(range(70, 74)) if p.n == 6 and p.box_size[0] == 1)
+    prog = next(p for p in seat_chains(range(70, 74)) if p.n == 6 and p.box_size[0] == 1)
     rng = np.random.default_rng(11)
     k = 2
     pin = PinnedBox(prog, k)
@@ -122,7 +108,7 @@ def test_capped_open_cards_are_drawn_by_their_weights(monkeypatch):
     monkeypatch.setattr(hidden_exact, "CAP_BOXES", True)
     prog, r, want = next(
         (p, r, w)
-        for p in _chains(range(60, 76))
+        for p in seat_chains(range(60, 76))
         for r in range(p.n)
         if p.open_caps[r] is not None and any(c < p.box_size[r] for c in p.open_caps[r])
         for w in [_spreads(p, r)]

@@ -19,31 +19,17 @@ import numpy as np
 import pytest
 from cardzoo.envs.cubirds import hidden_exact, hidden_group
 from cardzoo.envs.cubirds.data import EV_BATCH, EV_CLOSE, EV_RESHUFFLE, EV_SOURCE
-from cardzoo.envs.cubirds.game import Config
 from cardzoo.envs.cubirds.hidden_exact import ExactModel
 from cardzoo.envs.cubirds.hidden_group import PinnedGroup
 from cardzoo.envs.cubirds.hidden_pin import PinnedBox
 from cubirds_posterior import reference
-from cubirds_worlds import random_states
+from cubirds_worlds import seat_chains
 from scipy.stats import chi2_contingency
 
 SAMPLES = 3000
 ALPHA = 1e-4
 #: A pile that bounds nothing (each species' count stays under the packing's 32).
 LOOSE = [30] * 8
-
-
-def _chains(turns: range) -> list:
-    """The seat chains of the seat in turn at the positions of one 4-player game in ``turns``
-    (several piles: every card weighs its pile's content)."""
-    out = []
-    for state in random_states(4, 2, every=2, config=Config(num_players=4)):
-        if state.terminal or state.turn not in turns:
-            continue
-        model = ExactModel(state.log, state.current_player, 4)
-        if model.build() and model.seats is not None:
-            out.extend(prog for _, prog in model.seats)
-    return out
 
 
 def test_a_group_of_one_box_weighs_what_the_pinned_box_does(monkeypatch):
@@ -54,7 +40,7 @@ def test_a_group_of_one_box_weighs_what_the_pinned_box_does(monkeypatch):
     monkeypatch.setattr(hidden_exact, "MULTI_PILE_SEATS", 2)
     pile = [2, 3, 1, 4, 2, 5, 3, 6]
     checked = 0
-    for prog in _chains(range(40, 56)):
+    for prog in seat_chains(range(40, 56)):
         for k in range(prog.n):
             box = PinnedBox(prog, k).contents(pile)
             group = PinnedGroup(prog, [k], pile).contents(pile)
@@ -73,7 +59,7 @@ def test_group_weights_add_up_to_the_chain(monkeypatch):
     # of a different pile content, a way counted twice.
     monkeypatch.setattr(hidden_exact, "MULTI_PILE_SEATS", 2)
     checked = 0
-    for prog in _chains(range(40, 56)):
+    for prog in seat_chains(range(40, 56)):
         if prog.n < 2:
             continue
         for boxes in ([0, 1], [prog.n - 2, prog.n - 1]):
@@ -93,7 +79,7 @@ def test_a_group_draws_the_chain_given_its_content(monkeypatch):
     # draws the open cards of a pinned box by tilt instead of keeping the spread.
     monkeypatch.setattr(hidden_exact, "MULTI_PILE_SEATS", 2)
     rng = np.random.default_rng(11)
-    progs = [p for p in _chains(range(40, 56)) if p.n >= 3]
+    progs = [p for p in seat_chains(range(40, 56)) if p.n >= 3]
     assert progs
     prog = max(progs, key=lambda p: p.n)
     group = PinnedGroup(prog, [0, 1], LOOSE)
