@@ -126,13 +126,6 @@ def _group_log(last_drawn: bool) -> list[tuple]:
             (EV_BATCH, 1, (0, 0, 2, *z)),
             (EV_BATCH, 0, (0, 1, 0, *z)),
         ]
-        last = [
-            (EV_RESHUFFLE, (1, 2, 2, 1, 0, 0, 0, 0)),
-            (EV_BATCH, 1, (0, 0, 2, *z)),
-            (EV_BATCH, 2, (0, 0, 2, *z)),
-            (EV_CLOSE, 2, 1, 1),
-            (EV_BATCH, 2, (0, 0, 2, *z)),
-        ]
     else:
         first = [
             (EV_SOURCE, (2, 2, 2, *z)),
@@ -142,13 +135,15 @@ def _group_log(last_drawn: bool) -> list[tuple]:
             (EV_BATCH, 2, (0, 0, 2, *z)),
             (EV_BATCH, 0, (0, 1, 0, *z)),
         ]
-        last = [
-            (EV_RESHUFFLE, (1, 2, 1, 1, 1, 0, 0, 0)),
-            (EV_BATCH, 1, (0, 0, 2, *z)),
-            (EV_BATCH, 2, (0, 0, 1, *z)),
-            (EV_CLOSE, 2, 1, 1),
-            (EV_BATCH, 2, (0, 0, 2, *z)),
-        ]
+    # The new pile: 6 cards; seat 2's first draw takes 2 of them when it is drawn to its end.
+    pile = (1, 2, 2, 1, 0, 0, 0, 0) if last_drawn else (1, 2, 1, 1, 1, 0, 0, 0)
+    last = [
+        (EV_RESHUFFLE, pile),
+        (EV_BATCH, 1, (0, 0, 2, *z)),
+        (EV_BATCH, 2, (0, 0, 2 if last_drawn else 1, *z)),
+        (EV_CLOSE, 2, 1, 1),
+        (EV_BATCH, 2, (0, 0, 2, *z)),
+    ]
     return first + last
 
 
