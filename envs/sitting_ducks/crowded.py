@@ -72,7 +72,7 @@ the trial at 1/1024 (``reshuffled.py``) 315, 350, 356, 449, 324; and ``MAX_WAYS`
 
 from __future__ import annotations
 
-from math import lgamma, log
+from math import floor, lgamma, log
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -388,7 +388,7 @@ class Swept:
     ``levels`` (as ``Staged``) to each seat's row at the last reshuffle, and the hands now
     come by the rejection of ``now.py`` (``lasts``)."""
 
-    __slots__ = ("levels", "cum", "log_weight", "lasts", "order")
+    __slots__ = ("levels", "cum", "log_weight", "lasts", "order", "grid")
 
     def __init__(
         self,
@@ -398,30 +398,51 @@ class Swept:
         lasts: list,
         order: tuple | None = None,
     ) -> None:
-        self.levels, self.cum, self.log_weight = levels, np.cumsum(final), log_weight
+        self.cum, self.log_weight = np.cumsum(final), log_weight
         self.lasts, self.order = lasts, order
+        # Each state's edges' cumulative shares run from the state's number to exactly the
+        # next, cut to multiples of ``1 / grid`` as the uniforms are: a state's number plus
+        # either is exact, so one searchsorted lands within the state's edges, never past
+        # them (session 15: no bounds to apply per level).
+        states = max(len(starts) for _, _, _, starts in levels)
+        self.grid = 2.0 ** (52 - states.bit_length())
+        self.levels = [
+            (parent, row, _on_grid(cum, starts, self.grid)) for parent, row, cum, starts in levels
+        ]
 
     def rows(self, states: np.ndarray, u: np.ndarray) -> np.ndarray:
         """Per final state (a vector) and uniforms (states x seats): each seat's row."""
-        out = np.zeros((len(states), len(self.levels)), dtype=np.int64)
+        out = np.empty((len(states), len(self.levels)), dtype=np.int64)
+        u = np.floor(u * self.grid) / self.grid
         for i in range(len(self.levels) - 1, -1, -1):
-            parent, row, cum, starts = self.levels[i]
-            # Each state's edges' cumulative shares run from the state's number to the next
-            # (bounded with minimum and maximum: np.clip costs more on small arrays).
+            parent, row, cum = self.levels[i]
             e = np.searchsorted(cum, states + u[:, i], "right")
-            e = np.minimum(np.maximum(e, starts[states]), starts[states + 1] - 1)
             out[:, i], states = row[e], parent[e]
         return out
 
     def rows_one(self, state: int, u: list[float]) -> list[int]:
         """``rows`` for one final state (``u``: one uniform per seat), without the arrays."""
         out = [0] * len(self.levels)
+        grid = self.grid
         for i in range(len(self.levels) - 1, -1, -1):
-            parent, row, cum, starts = self.levels[i]
-            e = int(np.searchsorted(cum, state + u[i], "right"))
-            e = min(max(e, int(starts[state])), int(starts[state + 1]) - 1)
+            parent, row, cum = self.levels[i]
+            e = int(cum.searchsorted(state + floor(u[i] * grid) / grid, "right"))
             out[i], state = int(row[e]), int(parent[e])
         return out
+
+
+def _on_grid(cum: np.ndarray, starts: np.ndarray, grid: float) -> np.ndarray:
+    """Edges' cumulative shares (``cum``, summed across the states, each state's edges from
+    ``starts``) as each state's number plus its own edges' cumulative share, that share cut
+    to multiples of ``1 / grid`` and exactly 1 at the state's last edge."""
+    counts = np.diff(starts)
+    state = np.repeat(np.arange(len(counts)), counts)
+    before = np.concatenate(([0.0], cum[starts[1:-1] - 1]))[state]
+    total = cum[starts[1:] - 1] - before[starts[1:] - 1]
+    total = np.where(total > 0, total, 1.0)
+    share = np.minimum((cum - before) / total[state], 1.0)
+    share[starts[1:] - 1] = 1.0
+    return np.floor(share * grid) / grid + state
 
 
 def in_seat_order(order: tuple | None, ids):

@@ -205,6 +205,7 @@ class _Kept:
         "by_size",
         "log_falling",
         "hand_log",
+        "any_dealt",
     )
 
     def __init__(self, lasts: list[LastStep]) -> None:
@@ -213,6 +214,7 @@ class _Kept:
         self.grid = 2.0 ** (52 - max(1, sum(sizes)).bit_length())
         self.slot_of = np.full(sum(sizes), -1, dtype=np.int64)
         self.dealt = np.concatenate([last.dealt for last in lasts])
+        self.any_dealt = bool(self.dealt.any())
         self.hands = np.array([len(last.falling) for last in lasts], dtype=np.int64)
         #: The seats' count of hands when they all have as many (else 0), and the seats by
         #: hand size.
@@ -272,38 +274,46 @@ def link(lasts: list[LastStep]) -> None:
 
 def _drawn_hands(lasts: list[LastStep], rows: np.ndarray, u: np.ndarray, log_falling) -> tuple:
     """Per proposal and seat (``rows``: each seat's row; ``u``: its uniform in the first
-    ``len(lasts)`` columns): whether the seat is dealt and the drawn seats' hands (ids); per
-    proposal the drawn hands' cards per kind together (``s``) and the sum of their
-    ``log (U_k)_(H[k])`` (``own``). One lookup and one ``searchsorted`` for every seat
-    (``link``); the hands' counts packed 4 bits a kind, so that the seats' sum is one sum."""
-    n, m = rows.shape
+    ``len(lasts)`` columns): whether the seat is dealt (None where no seat's row is ever
+    dealt) and the drawn seats' hands (ids; 0 where dealt); per proposal the drawn hands'
+    cards per kind together (``s``) and the sum of their ``log (U_k)_(H[k])`` (``own``). One
+    lookup and one ``searchsorted`` for every seat (``link``), made for every (proposal,
+    seat) and the dealt ones' masked after (cheaper than selecting them first); the hands'
+    counts packed 4 bits a kind, so that the seats' sum is one sum."""
+    m = rows.shape[1]
     kept = lasts[0]._kept
-    at = rows + kept.offsets[None, :]
-    dealt = kept.dealt[at]
-    drawn = ~dealt
+    at = rows + kept.offsets
     slots = kept.slot_of[at]
-    missing = drawn & (slots < 0)
+    dealt = kept.dealt[at] if kept.any_dealt else None
+    missing = slots < 0 if dealt is None else ~dealt & (slots < 0)
     if missing.any():
         for i in np.flatnonzero(missing.any(axis=0)).tolist():
             lasts[i]._add(np.unique(rows[missing[:, i], i]))
         slots = kept.slot_of[at]
-    ids = np.zeros((n, m), dtype=np.int64)
-    hands = kept.same_hands or np.broadcast_to(kept.hands, (n, m))[drawn]
-    ids[drawn] = kept.find(slots[drawn], u[:, :m][drawn], hands)
+    if kept.slots:  # (garbage where dealt: masked below)
+        ids = kept.find(slots, u[:, :m], kept.hands)
+    else:  # every seat dealt: no row kept
+        ids = np.zeros(rows.shape, dtype=np.int64)
     if kept.log_falling is not log_falling:  # per hand, its log (U_k)_(H[k]) summed
         kept.log_falling = log_falling
         kept.hand_log = {
             last.size: log_falling[_KINDS, _HANDS[last.size].counts].sum(axis=1) for last in lasts
         }
-    packed = np.zeros(n, dtype=np.int64)
-    own = np.zeros(n)
-    for size, cols in kept.by_size:
-        sub = ids[:, cols]
-        mask = drawn[:, cols]
-        packed += (_PACKED[size][sub] * mask).sum(axis=1)
-        own += np.where(mask, kept.hand_log[size][sub], 0.0).sum(axis=1)  # (-inf at some)
-    s = (packed[:, None] >> _SHIFTS) & 15
-    return dealt, ids, s, own
+    if dealt is not None:
+        ids[dealt] = 0
+    if len(kept.by_size) == 1:
+        size = kept.by_size[0][0]
+        packed, logs = _PACKED[size][ids], kept.hand_log[size][ids]
+    else:
+        packed = np.empty(ids.shape, dtype=np.int64)
+        logs = np.empty(ids.shape)
+        for size, cols in kept.by_size:
+            packed[:, cols] = _PACKED[size][ids[:, cols]]
+            logs[:, cols] = kept.hand_log[size][ids[:, cols]]
+    if dealt is not None:
+        packed[dealt], logs[dealt] = 0, 0.0
+    s = (packed.sum(axis=1)[:, None] >> _SHIFTS) & 15
+    return dealt, ids, s, logs.sum(axis=1)
 
 
 def _spread(x: np.ndarray, live: np.ndarray, rows: int) -> np.ndarray:
@@ -369,16 +379,36 @@ def propose_one(lasts: list[LastStep], rows: list[int], unseen: list[int], log_f
     return ids if u.pop() < keep else None
 
 
-def propose_many(lasts: list[LastStep], rows: np.ndarray, unseen: np.ndarray, log_falling, u):
+def propose_many(
+    lasts: list[LastStep], rows: np.ndarray, unseen: np.ndarray, log_falling, u, first=False
+):
     """``len(rows)`` independent proposals (``rows``: their splits' candidate rows per seat;
-    ``u``: proposals x ``uniforms``): each seat's hand index now, and which are accepted."""
-    n, m = rows.shape
+    ``u``: proposals x ``uniforms``): each seat's hand index now, and which are accepted.
+    With ``first``, only the first accepted proposal is marked (the others' dealt hands are
+    not made: a draw takes the first, and dealing costs most of a batch where seats are
+    dealt; the same proposal as without, since each reads its own uniforms)."""
+    m = rows.shape[1]
     # Dealt seats' hands come below; only the drawn ones are drawn from their rows.
     dealt, ids, s, own = _drawn_hands(lasts, rows, u, log_falling)
-    log_p = log_falling[_KINDS, np.minimum(s, MAX_TAKEN)].sum(axis=1) - own
+    log_p = log_falling[_KINDS, s].sum(axis=1) - own  # (s: at most MAX_TAKEN, 4 bits)
     accepted = u[:, m] < np.exp(log_p)
+    if dealt is None:
+        if first and accepted.any():
+            accepted[np.argmax(accepted) + 1 :] = False
+        return ids, accepted
     left = np.maximum(unseen[None, :] - s, 0)
-    dealing = np.flatnonzero(accepted & dealt.any(axis=1))
+    dealing = accepted & dealt.any(axis=1)
+    if first:  # the proposals that fit up to the first with no dealt seat, in order
+        fits = np.flatnonzero(accepted)
+        plain = fits[~dealing[fits]]
+        end = int(plain[0]) if len(plain) else len(rows)
+        dealing = fits[fits < end]  # all dealt but (at most) the last
+        found = _deal_lists(lasts, rows, dealt, left, u, ids, dealing, first=True)
+        accepted[:] = False
+        if found is not None or end < len(rows):
+            accepted[end if found is None else found] = True
+        return ids, accepted
+    dealing = np.flatnonzero(dealing)
     if len(dealing) <= DEAL_ONE_BY_ONE:
         keep = _deal_lists(lasts, rows, dealt, left, u, ids, dealing)
     else:
@@ -387,13 +417,14 @@ def propose_many(lasts: list[LastStep], rows: np.ndarray, unseen: np.ndarray, lo
     return ids, accepted
 
 
-def _deal_lists(lasts: list[LastStep], rows, dealt, left, u, ids, dealing) -> np.ndarray:
+def _deal_lists(lasts: list[LastStep], rows, dealt, left, u, ids, dealing, first=False):
     """``_deal_arrays`` for the proposals ``dealing`` alone, one by one in Python lists: the
     same arithmetic, so the same hands and factors (a batch keeps a few proposals for this
-    step; the arrays' calls cost more than their work there; session 13)."""
+    step; the arrays' calls cost more than their work there; session 13). With ``first``,
+    returns the first of them accepted (or None) as soon as it is found."""
     keep = np.ones(len(rows))
     if not len(dealing):
-        return keep
+        return None if first else keep
     m = len(lasts)
     for p, lp, up, rp, dp in zip(
         dealing.tolist(),
@@ -421,8 +452,10 @@ def _deal_lists(lasts: list[LastStep], rows, dealt, left, u, ids, dealing) -> np
             h = _HANDS[last.size].index[tuple(sorted(hand))]
             ids[p, i] = h
             factor *= last.phi_one(rp[i], h)
+        if first and up[-1] < factor:
+            return p
         keep[p] = factor
-    return keep
+    return None if first else keep
 
 
 def _deal_arrays(lasts: list[LastStep], rows, dealt, left, u, ids) -> np.ndarray:

@@ -425,6 +425,7 @@ class Posterior:
         "log_falling",
         "log_falling_rows",
         "batches",
+        "unseen_array",
     )
 
     def __init__(self, state: State, player: int, split=None, walked=None) -> None:
@@ -441,6 +442,7 @@ class Posterior:
         self.others = [q for q in range(state.num_players) if q != player]
         self.batches = BATCHES  # the draws' schedule, unless a trial measured the position
         self.unseen = split.unseen[:]  # the split is kept for later positions
+        self.unseen_array = np.array(self.unseen, dtype=np.int64)
         self.log_falling = log_falling(split.unseen)
         self.log_falling_rows = self.log_falling.tolist()  # for proposals one at a time
         self.sizes = [split.final[q] for q in self.others]
@@ -546,43 +548,53 @@ class Posterior:
     def _first_accepted(self, rng: np.random.Generator, k: int) -> tuple | None:
         """``k`` independent proposals (``_proposals``): (assignment, each seat's hand index
         now) of the first one accepted, or None."""
-        a, ids, accepted = self._proposals(rng, k)
+        a, ids, accepted = self._proposals(rng, k, first=True)
         if not accepted.any():
             return None
         first = int(np.argmax(accepted))
         return int(a[first]), ids[first].tolist()
 
-    def _proposals(self, rng: np.random.Generator, k: int) -> tuple:
+    def _proposals(self, rng: np.random.Generator, k: int, first: bool = False) -> tuple:
         """``k`` independent proposals: their assignments, each seat's hand index now, and
         whether each is accepted. A proposal is an assignment, a split at the last reshuffle,
-        then each seat's hand now from its row (``now.py``)."""
+        then each seat's hand now from its row (``now.py``). With ``first``, of each
+        assignment's proposals only the first accepted is marked (``now.propose_many``)."""
         m = len(self.others)
         u = rng.random((k, now.uniforms(m) + 2 + m))
+        if len(self.chains) == 1:  # one assignment (always but in hidden mode)
+            return (np.zeros(k, dtype=np.int64), *self._from_chain(self.chains[0], u, first))
         a = np.searchsorted(self.choice_cum, u[:, 0] * self.choice_cum[-1], "right")
         ids = np.zeros((k, m), dtype=np.int64)
         accepted = np.zeros(k, dtype=bool)
-        unseen = np.array(self.unseen, dtype=np.int64)
-        for ai in np.unique(a):
+        for ai in np.unique(a).tolist():
             sel = np.flatnonzero(a == ai)
-            chain = self.chains[ai]
-            j = np.searchsorted(chain.cum, u[sel, 1] * chain.cum[-1], "right")
-            if isinstance(chain, Staged):  # the hands now were summed exactly: no rejection
-                for k, state in zip(sel, j):
-                    ids[k] = in_seat_order(chain.order, chain.pick(int(state), u[k, 2:].tolist()))
-                accepted[sel] = True
-                continue
-            if isinstance(chain, _Chain) and chain.hands is not None:  # summed: no rejection
-                ids[sel], accepted[sel] = chain.hands[j], True
-                continue
-            if isinstance(chain, Swept):  # the last m uniforms walk back
-                rows = chain.rows(j, u[sel, -m:])
-            else:
-                rows = chain.rows[j]
-            got, accepted[sel] = now.propose_many(
-                chain.lasts, rows, unseen, self.log_falling, u[sel, 2:-m]
-            )
-            ids[sel] = in_seat_order(getattr(chain, "order", None), got)
+            ids[sel], accepted[sel] = self._from_chain(self.chains[ai], u[sel], first)
         return a, ids, accepted
+
+    def _from_chain(self, chain, u: np.ndarray, first: bool = False) -> tuple:
+        """Proposals under one assignment's chain from their uniforms (rows of ``u``, as
+        ``_proposals`` lays them out): each seat's hand index now, and which are accepted."""
+        m = len(self.others)
+        j = np.searchsorted(chain.cum, u[:, 1] * chain.cum[-1], "right")
+        if isinstance(chain, Staged):  # the hands now were summed exactly: no rejection
+            ids = np.array(
+                [
+                    in_seat_order(chain.order, chain.pick(int(state), row[2:]))
+                    for state, row in zip(j.tolist(), u.tolist())
+                ],
+                dtype=np.int64,
+            ).reshape(len(u), m)
+            return ids, np.ones(len(u), dtype=bool)
+        if isinstance(chain, _Chain) and chain.hands is not None:  # summed: no rejection
+            return chain.hands[j], np.ones(len(u), dtype=bool)
+        if isinstance(chain, Swept):  # the last m uniforms walk back
+            rows = chain.rows(j, u[:, -m:])
+        else:
+            rows = chain.rows[j]
+        got, accepted = now.propose_many(
+            chain.lasts, rows, self.unseen_array, self.log_falling, u[:, 2:-m], first
+        )
+        return in_seat_order(getattr(chain, "order", None), got), accepted
 
 
 #: Five and six players: proposals of the fixed trial, and the share of them that must be

@@ -230,9 +230,9 @@ def test_the_trial_share_sets_the_batches_of_the_draws(monkeypatch):
     made: list[int] = []
     proposals = reshuffled.Posterior._proposals
 
-    def counted(self, rng, k):
+    def counted(self, rng, k, first=False):
         made.append(k)
-        return proposals(self, rng, k)
+        return proposals(self, rng, k, first)
 
     monkeypatch.setattr(reshuffled.Posterior, "_proposals", counted)
     for seed in range(20):

@@ -106,6 +106,36 @@ def test_propose_many_draws_the_same_hands_from_rows_made_once(monkeypatch):
         assert added and len(added) == len(set(added))
 
 
+def test_propose_many_first_marks_the_first_accepted_proposal_alone():
+    """``first=True`` (what a draw asks for) marks only the proposal that is accepted first
+    without it, with the same hands there, for dealt/drawn mixes and batches where none or
+    several are accepted; no seat dealt anywhere takes the path without dealing."""
+    for seed in range(12):
+        rng = np.random.default_rng(100 + seed)
+        unseen = rng.integers(2, 6, NUM_KINDS).astype(np.int64)
+        sizes = [3, 2, 3, 3][: 2 + seed % 3]
+        lasts = _lasts(rng, sizes, unseen.astype(float))
+        if seed % 4 == 3:  # no row dealt: every seat drawn
+            for last in lasts:
+                last.dealt[:] = False
+            lasts[0]._kept.any_dealt = False
+        m = len(lasts)
+        live = [np.flatnonzero(last.bound > 0) for last in lasts]
+        log_falling = reshuffled.log_falling(unseen.tolist())
+        seen = set()
+        for k in (1, 4, 16, 64):
+            rows = np.stack([rng.choice(r, k) for r in live], axis=1)
+            u = rng.random((k, now.uniforms(m)))
+            all_ids, all_ok = now.propose_many(lasts, rows, unseen, log_falling, u)
+            ids, ok = now.propose_many(lasts, rows, unseen, log_falling, u, first=True)
+            assert ok.sum() == min(1, all_ok.sum())
+            if ok.any():
+                at = int(np.argmax(all_ok))
+                assert ok[at] and np.array_equal(ids[at], all_ids[at])
+                seen.add(bool(lasts[0]._kept.dealt[rows[at] + lasts[0]._kept.offsets].any()))
+        assert seed % 4 == 3 or seen  # something accepted in every setting
+
+
 def test_walk_rows_keeps_the_live_rows_of_the_walk_from_the_start():
     """Extended step by step, the kept walk holds exactly the rows of the whole walk that are
     not all zero, with their weights and factor; other steps or another origin start afresh."""
