@@ -531,12 +531,14 @@ class Posterior:
         u = rng.random(now.uniforms(m) + 2 + m).tolist()
         a = int(np.searchsorted(self.choice_cum, u.pop() * self.choice_cum[-1], "right"))
         chain = self.chains[a]
+        if isinstance(chain, Swept):  # the first m uniforms walk back, the rest propose
+            rows = chain.pick_rows_one(u.pop(), u[:m])
+            ids = now.propose_one(chain.lasts, rows, self.unseen, self.log_falling_rows, u)
+            return None if ids is None else (a, in_seat_order(chain.order, ids))
         j = int(np.searchsorted(chain.cum, u.pop() * chain.cum[-1], "right"))
         if isinstance(chain, Staged):  # the hands now were summed: no rejection
             return a, in_seat_order(chain.order, chain.pick(j, u))
-        if isinstance(chain, Swept):  # the first m uniforms walk back, the rest propose
-            rows = chain.rows_one(j, u[:m])
-        elif chain.hands is not None:  # the hands now were summed: no rejection
+        if chain.hands is not None:  # the hands now were summed: no rejection
             return a, chain.hands[j].tolist()
         else:
             rows = chain.rows[j].tolist()
@@ -575,6 +577,16 @@ class Posterior:
         """Proposals under one assignment's chain from their uniforms (rows of ``u``, as
         ``_proposals`` lays them out): each seat's hand index now, and which are accepted."""
         m = len(self.others)
+        if isinstance(chain, Swept):  # the last m uniforms walk back (where it does)
+            got, accepted = now.propose_many(
+                chain.lasts,
+                chain.pick_rows(u[:, 1], u[:, -m:]),
+                self.unseen_array,
+                self.log_falling,
+                u[:, 2:-m],
+                first,
+            )
+            return in_seat_order(chain.order, got), accepted
         j = np.searchsorted(chain.cum, u[:, 1] * chain.cum[-1], "right")
         if isinstance(chain, Staged):  # the hands now were summed exactly: no rejection
             ids = np.array(
@@ -587,12 +599,8 @@ class Posterior:
             return ids, np.ones(len(u), dtype=bool)
         if isinstance(chain, _Chain) and chain.hands is not None:  # summed: no rejection
             return chain.hands[j], np.ones(len(u), dtype=bool)
-        if isinstance(chain, Swept):  # the last m uniforms walk back
-            rows = chain.rows(j, u[:, -m:])
-        else:
-            rows = chain.rows[j]
         got, accepted = now.propose_many(
-            chain.lasts, rows, self.unseen_array, self.log_falling, u[:, 2:-m], first
+            chain.lasts, chain.rows[j], self.unseen_array, self.log_falling, u[:, 2:-m], first
         )
         return in_seat_order(getattr(chain, "order", None), got), accepted
 
@@ -625,11 +633,14 @@ BATCHES = (1, 1, 1, 1, 1, 1, 1, 1, 32, 128, 512)
 
 #: Five and six players: the draws' batches follow the trial's share accepted (``schedule``).
 ADAPTIVE = True
-#: What proposals cost (ms, six players, session 12): one alone (``Posterior._one``), and a
-#: batch of ``k``: ``BATCH_COST[0] + k * BATCH_COST[1]`` (0.40 ms at 8, 0.58 at 32, 0.96 at
-#: 128, 2.5 at 512; five players 0.05 ms alone, 0.35 / 0.43 / 0.64 / 1.38 in batches).
-ONE_COST = 0.06
-BATCH_COST = (0.36, 0.0045)
+#: What proposals cost (ms, six players): one alone (``Posterior._one``), and a batch of
+#: ``k``: ``BATCH_COST[0] + k * BATCH_COST[1]``. Only their ratios matter. Session 15
+#: (cheaper batches), at the bench's 16 middle and 16 late six-player positions, two runs on
+#: a machine whose speed drifted 1.6-fold: 0.034-0.059 ms alone, 0.10-0.17 / 0.14-0.23 /
+#: 0.28-0.42 / 0.77-1.10 ms in batches of 8 / 32 / 128 / 512 (session 12: 0.06 ms alone,
+#: 0.40 / 0.58 / 0.96 / 2.5 ms in batches).
+ONE_COST = 0.04
+BATCH_COST = (0.115, 0.0014)
 #: The batch sizes ``schedule`` chooses from, and the proposals tried alone before them.
 SIZES = (8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
 ALONE = 5

@@ -18,6 +18,7 @@ from cardzoo.envs.sitting_ducks import Config, State, crowded, exact, now, reshu
 from cardzoo.envs.sitting_ducks.sampling import resample_hidden
 from cardzoo.train.bench_loops import game_moves, game_position, game_positions, random_position
 from ducks_exact import exact_posterior
+from scipy.stats import chisquare
 from test_ducks_exact import _NONE, ALPHA, SAMPLES, counts_of, p_value, played
 
 DECK = _NONE + ",shoot:13,take_aim:7"
@@ -43,25 +44,28 @@ def case_state(seed: int, decisions: int) -> State:
 #: case 1 with the default batches (one proposal at a time, then batches): at case 0 it took
 #: 45 s, and with batches (4, 128) 29 s, for a path the other cases cover.
 @pytest.mark.parametrize(
-    "seed,decisions,summed,batches,dealt",
+    "seed,decisions,summed,batches,dealt,walk",
     [
-        (*CASES[0], True, None, None),
-        (*CASES[1], True, None, None),
-        (*CASES[1], True, (4, 128), None),
-        (*CASES[1], False, None, None),
-        (*CASES[1], False, (4, 128), None),
-        (*CASES[0], False, None, None),
-        (*CASES[1], False, None, 0.0),
+        (*CASES[0], True, None, None, False),
+        (*CASES[1], True, None, None, False),
+        (*CASES[1], True, (4, 128), None, False),
+        (*CASES[1], False, None, None, False),
+        (*CASES[1], False, (4, 128), None, False),
+        (*CASES[1], False, (1, 1, 4, 128), None, True),
+        (*CASES[0], False, None, None, False),
+        (*CASES[1], False, None, 0.0, False),
     ],
 )
 def test_five_players_after_a_reshuffle_match_the_brute_force(
-    monkeypatch, seed, decisions, summed, batches, dealt
+    monkeypatch, seed, decisions, summed, batches, dealt, walk
 ):
     """``summed``: the last step and the hands now swept (``crowded.Staged``), else the last
     step swept alone and the hands now by rejection (``crowded.Swept``); ``batches``:
     the proposals drawn in batches (the vectorized path); ``dealt`` 0: on the rejection path
     every seat's hand now is dealt from what the others left (``now.py``), None: the default
-    rule per seat."""
+    rule per seat; ``walk``: the last split's rows by a walk back through the seats, not from
+    the listed paths (``crowded.MAX_PATHS``)."""
+    monkeypatch.setattr(crowded, "MAX_PATHS", 0 if walk else crowded.MAX_PATHS)
     if dealt is not None:
         monkeypatch.setattr(now, "DEALT_AT_LEAST", dealt)
     if summed:  # the hands now summed too (not tried by default)
@@ -76,6 +80,8 @@ def test_five_players_after_a_reshuffle_match_the_brute_force(
     post = reshuffled.Posterior(state, player)
     kind = crowded.Staged if summed else crowded.Swept
     assert all(isinstance(c, kind) for c in post.chains)
+    if not summed:
+        assert all((c.paths is None) == walk for c in post.chains)
     worlds = exact_posterior(state, player)
     assert len(worlds) > 1
     sampled = counts_of(exact.sample, state, player, seed)
@@ -213,10 +219,11 @@ def test_a_position_accepting_under_one_percent_is_sampled_not_replayed(monkeypa
 
 def test_the_trial_share_sets_the_batches_of_the_draws(monkeypatch):
     """Six players, seed 3, 76 random decisions: the hands now accept under one per cent of the
-    proposals (1 of the trial's first 32 and 2 of 256), so the draws come in batches of
+    proposals (none of the trial's first 32, a few of 256), so the draws come in batches of
     the size ``schedule`` finds cheapest for the trial's share (session 12), not one at a time
-    first: a draw makes fewer batches, and the schedule, like the sample, is a function of the
-    position (a second build agrees)."""
+    first: the draws cost less by the schedule's own cost model than the fixed schedule's,
+    and the schedule, like the sample, is a function of the position (a second build
+    agrees)."""
     state = _randomly_played(6, 3, 76)
     player = state.current_player
     post = reshuffled.Posterior(state, player)
@@ -224,27 +231,64 @@ def test_the_trial_share_sets_the_batches_of_the_draws(monkeypatch):
     accepted = post._proposals(np.random.default_rng(0), 256)[2]  # the trial's first parts
     assert accepted[:32].sum() < reshuffled.MIN_ACCEPTANCE * reshuffled.TRIAL
     share = accepted.mean()
-    assert 1 / 1024 <= share < 0.02
+    assert 1 / 1024 <= share < 0.03
     assert post.batches == reshuffled.schedule(share) and post.batches[0] >= 32
     assert reshuffled.Posterior(state, player).batches == post.batches
     made: list[int] = []
-    proposals = reshuffled.Posterior._proposals
+    proposals, one = reshuffled.Posterior._proposals, reshuffled.Posterior._one
 
     def counted(self, rng, k, first=False):
         made.append(k)
         return proposals(self, rng, k, first)
 
+    def counted_one(self, rng):
+        made.append(1)
+        return one(self, rng)
+
+    def cost() -> float:
+        ones = made.count(1)
+        batches = [k for k in made if k > 1]
+        base, each = reshuffled.BATCH_COST
+        return ones * reshuffled.ONE_COST + len(batches) * base + sum(batches) * each
+
     monkeypatch.setattr(reshuffled.Posterior, "_proposals", counted)
-    for seed in range(20):
+    monkeypatch.setattr(reshuffled.Posterior, "_one", counted_one)
+    for seed in range(40):
         post.draw(np.random.default_rng(seed))
+    assert made and 1 not in made
+    adaptive = cost()
     monkeypatch.setattr(reshuffled, "ADAPTIVE", False)
     fixed = reshuffled.Posterior(state, player)
     assert fixed.batches == reshuffled.BATCHES
-    adaptive_batches = len(made)
     made.clear()
-    for seed in range(20):
+    for seed in range(40):
         fixed.draw(np.random.default_rng(seed))
-    assert adaptive_batches < len(made)
+    assert adaptive < cost()
+
+
+def test_listed_paths_weigh_what_the_walks_back_draw():
+    """``crowded.Swept`` lists the walks back where they are few: at a six-player position
+    the listed paths are distinct, their weights add up to each last state's, and rows drawn
+    by walking back (``Swept.rows``) come up as often as the listed weights say
+    (chi-square); with ``MAX_PATHS`` below their count the walk serves instead."""
+    state = _randomly_played(6, 3, 76)
+    chain = reshuffled.Posterior(state, state.current_player).chains[0]
+    assert isinstance(chain, crowded.Swept) and chain.paths is not None
+    paths, weights = crowded._paths(chain.levels, np.diff(chain.cum, prepend=0.0))
+    assert len({tuple(p) for p in paths.tolist()}) == len(paths) > 20
+    assert np.isclose(weights.sum(), chain.cum[-1])
+    rng = np.random.default_rng(5)
+    n = 40_000
+    u = rng.random((n, len(chain.levels) + 1))
+    walked = chain.rows(np.searchsorted(chain.cum, u[:, 0] * chain.cum[-1], "right"), u[:, 1:])
+    index = {tuple(p): i for i, p in enumerate(paths.tolist())}
+    counts = np.bincount([index[tuple(r)] for r in walked.tolist()], minlength=len(paths))
+    expected = weights / weights.sum() * n
+    big = expected >= 5
+    observed = np.append(counts[big], counts[~big].sum())
+    wanted = np.append(expected[big], expected[~big].sum())
+    assert chisquare(observed, wanted).pvalue > 1e-4
+    assert crowded._path_count(chain.levels) == len(paths)
 
 
 def test_the_schedule_starts_alone_only_where_most_proposals_are_accepted():
@@ -295,7 +339,10 @@ def test_a_position_accepting_under_1_in_1024_is_sampled_not_replayed(monkeypatc
     """Six players, the seeded random game 1001 after 173 decisions (the bench's along games):
     the hands now accept 1 of the first 4096 proposals of the fixed trial and 11 of 16,384.
     The trial since session 12 (16,384 proposals, at least 1/4096 accepted) serves it; the
-    trial of session 11 (4096, at least 1/1024) sent it to the replay."""
+    trial of session 11 (4096, at least 1/1024) sent it to the replay. (Counted with the
+    rows walked back, ``crowded.MAX_PATHS`` 0: the listed paths read the trial's uniforms
+    otherwise, and accept 4 of its first 4096.)"""
+    monkeypatch.setattr(crowded, "MAX_PATHS", 0)
     state = game_position(State, Config(num_players=6), 1001, 173)
     player = state.current_player
     post = reshuffled.Posterior(state, player)
