@@ -66,15 +66,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from cardzoo.envs.sitting_ducks import crowded, now, walks, ways
-from cardzoo.envs.sitting_ducks.crowded import (
-    NotCovered,
-    Staged,
-    Swept,
-    in_seat_order,
-    last_splits,
-)
+from cardzoo.envs.sitting_ducks.crowded import NotCovered, last_splits
 from cardzoo.envs.sitting_ducks.data import MAX_ACTION_CARDS, NUM_KINDS
 from cardzoo.envs.sitting_ducks.exact import _HANDS
+from cardzoo.envs.sitting_ducks.last_split import Staged, Swept, in_seat_order
 from cardzoo.envs.sitting_ducks.split import Split as _Split
 from cardzoo.envs.sitting_ducks.split import split_for
 from cardzoo.envs.sitting_ducks.walks import advance

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from cardzoo.envs.sitting_ducks import Config, State, crowded, exact, now, reshuffled
+from cardzoo.envs.sitting_ducks import Config, State, crowded, exact, last_split, now, reshuffled
 from cardzoo.envs.sitting_ducks.sampling import resample_hidden
 from cardzoo.train.bench_loops import game_moves, game_position, game_positions, random_position
 from ducks_exact import exact_posterior
@@ -59,13 +59,13 @@ def case_state(seed: int, decisions: int) -> State:
 def test_five_players_after_a_reshuffle_match_the_brute_force(
     monkeypatch, seed, decisions, summed, batches, dealt, walk
 ):
-    """``summed``: the last step and the hands now swept (``crowded.Staged``), else the last
-    step swept alone and the hands now by rejection (``crowded.Swept``); ``batches``:
+    """``summed``: the last step and the hands now swept (``last_split.Staged``), else the last
+    step swept alone and the hands now by rejection (``last_split.Swept``); ``batches``:
     the proposals drawn in batches (the vectorized path); ``dealt`` 0: on the rejection path
     every seat's hand now is dealt from what the others left (``now.py``), None: the default
     rule per seat; ``walk``: the last split's rows by a walk back through the seats, not from
-    the listed paths (``crowded.MAX_PATHS``)."""
-    monkeypatch.setattr(crowded, "MAX_PATHS", 0 if walk else crowded.MAX_PATHS)
+    the listed paths (``last_split.MAX_PATHS``)."""
+    monkeypatch.setattr(last_split, "MAX_PATHS", 0 if walk else last_split.MAX_PATHS)
     if dealt is not None:
         monkeypatch.setattr(now, "DEALT_AT_LEAST", dealt)
     if summed:  # the hands now summed too (not tried by default)
@@ -78,7 +78,7 @@ def test_five_players_after_a_reshuffle_match_the_brute_force(
     state = case_state(seed, decisions)
     player = state.current_player
     post = reshuffled.Posterior(state, player)
-    kind = crowded.Staged if summed else crowded.Swept
+    kind = last_split.Staged if summed else last_split.Swept
     assert all(isinstance(c, kind) for c in post.chains)
     if not summed:
         assert all((c.paths is None) == walk for c in post.chains)
@@ -106,7 +106,7 @@ def test_five_players_two_reshuffles_in_match_the_brute_force(monkeypatch, seed,
     assert sum(e[3] is not None for e in state._log[1:]) == 2
     assert any(e[2] is not None for e in state._log[1:])
     player = state.current_player
-    kind = crowded.Staged if summed else crowded.Swept
+    kind = last_split.Staged if summed else last_split.Swept
     assert all(isinstance(c, kind) for c in reshuffled.Posterior(state, player).chains)
     worlds = exact_posterior(state, player)
     assert len(worlds) > 20
@@ -119,7 +119,7 @@ def test_seats_summed_in_another_order_match_the_brute_force(monkeypatch, seed, 
     """A position whose usual order passes ``MAX_WAYS`` is summed again in another order
     (``crowded.retry_order``): here the usual order is made to decline and the other one is
     a fixed shuffle of the seats, so that the hands drawn in that order must be put back in
-    the seats' order (``crowded.in_seat_order``) for the check to pass."""
+    the seats' order (``last_split.in_seat_order``) for the check to pass."""
     summed_in = crowded._summed
 
     def declining(split, seats, others, keys, memo, order=None):
@@ -136,7 +136,7 @@ def test_seats_summed_in_another_order_match_the_brute_force(monkeypatch, seed, 
     state = case_state(seed, decisions)
     player = state.current_player
     chains = reshuffled.Posterior(state, player).chains
-    kind = crowded.Staged if summed else crowded.Swept
+    kind = last_split.Staged if summed else last_split.Swept
     assert all(isinstance(c, kind) and c.order == (2, 0, 3, 1) for c in chains)
     worlds = exact_posterior(state, player)
     sampled = counts_of(exact.sample, state, player, seed)
@@ -203,7 +203,7 @@ def test_a_position_accepting_under_one_percent_is_sampled_not_replayed(monkeypa
     player = state.current_player
     monkeypatch.setattr(reshuffled, "MIN_ACCEPTANCE", 0.0)
     post = reshuffled.Posterior(state, player)
-    assert all(isinstance(c, crowded.Swept) for c in post.chains)
+    assert all(isinstance(c, last_split.Swept) for c in post.chains)
     share = post._proposals(np.random.default_rng(0), reshuffled.TRIAL)[2].mean()
     assert 1 / 1024 <= share < 0.01
     monkeypatch.setattr(reshuffled, "MIN_ACCEPTANCE", 0.01)
@@ -227,7 +227,7 @@ def test_the_trial_share_sets_the_batches_of_the_draws(monkeypatch):
     state = _randomly_played(6, 3, 76)
     player = state.current_player
     post = reshuffled.Posterior(state, player)
-    assert all(isinstance(c, crowded.Swept) for c in post.chains)
+    assert all(isinstance(c, last_split.Swept) for c in post.chains)
     accepted = post._proposals(np.random.default_rng(0), 256)[2]  # the trial's first parts
     assert accepted[:32].sum() < reshuffled.MIN_ACCEPTANCE * reshuffled.TRIAL
     share = accepted.mean()
@@ -267,14 +267,14 @@ def test_the_trial_share_sets_the_batches_of_the_draws(monkeypatch):
 
 
 def test_listed_paths_weigh_what_the_walks_back_draw():
-    """``crowded.Swept`` lists the walks back where they are few: at a six-player position
+    """``last_split.Swept`` lists the walks back where they are few: at a six-player position
     the listed paths are distinct, their weights add up to each last state's, and rows drawn
     by walking back (``Swept.rows``) come up as often as the listed weights say
     (chi-square); with ``MAX_PATHS`` below their count the walk serves instead."""
     state = _randomly_played(6, 3, 76)
     chain = reshuffled.Posterior(state, state.current_player).chains[0]
-    assert isinstance(chain, crowded.Swept) and chain.paths is not None
-    paths, weights = crowded._paths(chain.levels, np.diff(chain.cum, prepend=0.0))
+    assert isinstance(chain, last_split.Swept) and chain.paths is not None
+    paths, weights = last_split._paths(chain.levels, np.diff(chain.cum, prepend=0.0))
     assert len({tuple(p) for p in paths.tolist()}) == len(paths) > 20
     assert np.isclose(weights.sum(), chain.cum[-1])
     rng = np.random.default_rng(5)
@@ -288,7 +288,7 @@ def test_listed_paths_weigh_what_the_walks_back_draw():
     observed = np.append(counts[big], counts[~big].sum())
     wanted = np.append(expected[big], expected[~big].sum())
     assert chisquare(observed, wanted).pvalue > 1e-4
-    assert crowded._path_count(chain.levels) == len(paths)
+    assert last_split._path_count(chain.levels) == len(paths)
 
 
 def test_the_schedule_starts_alone_only_where_most_proposals_are_accepted():
@@ -331,7 +331,7 @@ def test_a_position_past_twice_the_old_max_ways_is_sampled_not_replayed(monkeypa
     assert crowded.MAX_WAYS >= 2_400_000
     _assert_declined_past(monkeypatch, state, 1_200_000)
     post = reshuffled.Posterior(state, player)
-    assert all(isinstance(c, crowded.Swept) for c in post.chains)
+    assert all(isinstance(c, last_split.Swept) for c in post.chains)
     _assert_samples_keep_the_view(state, player)
 
 
@@ -340,13 +340,13 @@ def test_a_position_accepting_under_1_in_1024_is_sampled_not_replayed(monkeypatc
     the hands now accept 1 of the first 4096 proposals of the fixed trial and 11 of 16,384.
     The trial since session 12 (16,384 proposals, at least 1/4096 accepted) serves it; the
     trial of session 11 (4096, at least 1/1024) sent it to the replay. (Counted with the
-    rows walked back, ``crowded.MAX_PATHS`` 0: the listed paths read the trial's uniforms
+    rows walked back, ``last_split.MAX_PATHS`` 0: the listed paths read the trial's uniforms
     otherwise, and accept 4 of its first 4096.)"""
-    monkeypatch.setattr(crowded, "MAX_PATHS", 0)
+    monkeypatch.setattr(last_split, "MAX_PATHS", 0)
     state = game_position(State, Config(num_players=6), 1001, 173)
     player = state.current_player
     post = reshuffled.Posterior(state, player)
-    assert all(isinstance(c, crowded.Swept) for c in post.chains)
+    assert all(isinstance(c, last_split.Swept) for c in post.chains)
     accepted = post._proposals(np.random.default_rng(0), reshuffled.TRIAL)[2]
     assert accepted[:4096].sum() < 4 and accepted.sum() >= reshuffled.TRIAL / 4096
     assert post.batches[0] >= 256  # one sample takes about 1500 proposals

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from cardzoo.envs.sitting_ducks import Config, State, crowded, exact, now, reshuffled
+from cardzoo.envs.sitting_ducks import Config, State, exact, last_split, now, reshuffled
 from cardzoo.envs.sitting_ducks.sampling import resample_hidden
 from cardzoo.train.bench_loops import game_positions
 from ducks_exact import exact_posterior
@@ -125,7 +125,7 @@ def test_too_many_splits_to_list_are_summed_as_at_five_players(monkeypatch, case
     monkeypatch.setattr(reshuffled, "_LISTS", {})
     monkeypatch.setattr(exact, "_CACHE", {})
     post = _rejection_posterior(case)
-    assert all(isinstance(c, (crowded.Swept, crowded.Staged)) for c in post.chains)
+    assert all(isinstance(c, (last_split.Swept, last_split.Staged)) for c in post.chains)
     _assert_case_matches_the_brute_force(case)
 
 
