@@ -440,9 +440,11 @@ def _deal_lists(lasts: list[LastStep], rows, dealt, left, u, ids, dealing, first
                 col += last.size
                 continue
             hand = []
+            total = sum(lp)
             for _ in range(last.size):
-                x = up[col] * sum(lp)
+                x = up[col] * total
                 col += 1
+                total -= 1
                 k, acc = 0, lp[0]
                 while acc <= x and k < NUM_KINDS - 1:
                     k += 1
