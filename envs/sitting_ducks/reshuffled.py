@@ -513,12 +513,13 @@ class Posterior:
                 break
         a, hand_ids = found
         hands: list[list[int]] = [[] for _ in range(len(self.others) + 1)]
-        left = np.array(self.unseen)
+        left = self.unseen[:]
         for q, size, h in zip(self.others, self.sizes, hand_ids):
             hands[q] = list(_HANDS[size].hands[h])
-            left -= _HANDS[size].counts[h]
+            for k in hands[q]:
+                left[k] -= 1
         pile = [k for k in range(NUM_KINDS) for _ in range(left[k])]
-        return self.choices[a], hands, [pile[j] for j in rng.permutation(len(pile))]
+        return self.choices[a], hands, [pile[j] for j in rng.permutation(len(pile)).tolist()]
 
     def _one(self, rng: np.random.Generator) -> tuple | None:
         """One proposal as in ``_first_accepted``, without the arrays' overhead."""
