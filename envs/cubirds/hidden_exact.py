@@ -111,6 +111,7 @@ from cardzoo.envs.cubirds.hidden_count import (
     TooLarge,
     draw_counts,
 )
+from cardzoo.envs.cubirds.hidden_reject import Rejection
 
 #: Rejection rounds (one draw pile) before the joint programme is used instead.
 REJECT_TRIES = 200
@@ -157,9 +158,19 @@ PIN_PILE = True
 #: One pile: where a pilot run keeps fewer than ``MIN_KEPT`` of its proposals, the pile is split
 #: among the seats and what is left of it (:mod:`.hidden_group`, session 14).
 ONE_PILE_PIN = True
+#: Several piles, where no pile's split fits ``hidden_pin.PILE_STEPS``: if a pilot run (fixed
+#: seed) of ``RARE_DRAWS`` proposals keeps fewer than ``WIDE_KEPT``, the splits are tried again
+#: within ``WIDE_PILE_STEPS`` (0: never; session 16). Such a split costs up to about 0.15 s to
+#: count (on the grid, :func:`.hidden_pin._counted_by_grid`), once per position; then no
+#: proposal fails that pile.
+WIDE_PILE_STEPS = 6_000_000
+WIDE_KEPT = 8
 #: Several piles: no box holds more of a species than its pile held (fillings beyond weigh 0).
 #: Off: measured dearer per repeated call (see :mod:`.hidden_pin`).
 CAP_BOXES = False
+#: Several piles: a box drawn alone from a pile drawn to its end holds that pile's content;
+#: its chain knows it (the box capped at what the pile held: nothing else fits its size).
+CAP_SOLE_BOXES = True
 
 SPECIES = range(NUM_SPECIES)
 
@@ -174,16 +185,7 @@ _SHARED = tuple(
 )
 
 
-def _pinned(pin: hidden_pin.PinnedBox, rng: np.random.Generator, counts, taken: list[int]):
-    """The pinned seat's boxes given its pinned box's ``counts``, added to ``taken``."""
-    drawn = pin.sample(rng, list(counts))
-    for row in drawn:
-        for s, v in enumerate(row):
-            taken[s] += v
-    return drawn
-
-
-class ExactModel:
+class ExactModel(Rejection):
     """One seat's view of a log, as segments and linear conditions, and (after :meth:`build`)
     the world counts to sample from.
 
@@ -378,6 +380,12 @@ class ExactModel:
             hidden_group.REST_CONTENTS,
             hidden_group.GROUP_STEPS,
             CAP_BOXES,
+            CAP_SOLE_BOXES,
+            WIDE_PILE_STEPS,
+            WIDE_KEPT,
+            hidden_pin.GRID_CELLS,
+            hidden_pin.GRID_PAIRS,
+            hidden_pin.GRID_SPARSITY,
             hidden_count.TIGHT_BOUNDS,
             hidden_count.GREEDY_ORDER,
             hidden_count.NEEDS,
@@ -420,6 +428,15 @@ class ExactModel:
         if not (MULTI_PILE_SEATS > 0 and self._build_seats()):
             return False
         if (
+            WIDE_PILE_STEPS
+            and PIN_PILE
+            and self.pile_pin is None
+            and not self._keeps_enough(RARE_DRAWS, WIDE_KEPT)
+        ):
+            # No pile could be split within ``PILE_STEPS`` and the rejection keeps few: the
+            # split is tried again with more steps (it then draws with no loss there).
+            self._widen()
+        if (
             MULTI_PILE_SEATS == 1
             and RARE_JOINT_SHARE
             and self._classes() <= RARE_CLASSES
@@ -429,6 +446,16 @@ class ExactModel:
             if self._build_joint(RARE_JOINT_SHARE):
                 self.seats = None
         return True
+
+    def _widen(self) -> None:
+        """A pile split among its seats within ``WIDE_PILE_STEPS`` (see ``_build_several``),
+        instead of the single pinned box, if one fits."""
+        pinned = hidden_group.choose_pile(
+            self.seats, self.box_pile, self.avail, self.box_size[-1], most=WIDE_PILE_STEPS
+        )
+        if pinned is not None:
+            self.pin = None
+            self._pin_pile(pinned)
 
     def _classes(self) -> int:
         """The boxes that the joint programme's first level tells apart (by pile and label)."""
@@ -519,7 +546,7 @@ class ExactModel:
                 self.iv_req,
                 tilt,
                 None if box_tilt is None else [box_tilt[g] for g in boxes],
-                [self.avail[self.box_pile[g]] for g in boxes] if box_tilt and CAP_BOXES else None,
+                self._caps(boxes) if box_tilt else None,
             )
             if not prog.build() or not prog.total > 0.0:
                 return False
@@ -535,6 +562,26 @@ class ExactModel:
             if self.pin is not None:  # the pinned seat is drawn last
                 seats.append(seats.pop(self.pin[0]))
         return True
+
+    def _caps(self, boxes: list[int]) -> list[list[int] | None] | None:
+        """Per box its cap (what its pile held; None: none): every box with ``CAP_BOXES``,
+        else only a box drawn alone from a pile drawn to its end, whose content is then that
+        pile's (``CAP_SOLE_BOXES``)."""
+        if CAP_BOXES:
+            return [self.avail[self.box_pile[g]] for g in boxes]
+        if not CAP_SOLE_BOXES:
+            return None
+        last = len(self.piles) - 1
+        drawn = [0] * len(self.piles)
+        for j in self.box_pile[:-1]:
+            drawn[j] += 1
+        caps = [
+            self.avail[self.box_pile[g]]
+            if self.box_pile[g] < last and drawn[self.box_pile[g]] == 1
+            else None
+            for g in boxes
+        ]
+        return caps if any(cap is not None for cap in caps) else None
 
     def _pin_pile(self, pinned: hidden_pin.PinnedPile | None) -> None:
         """Use ``pinned`` (if any): its seats are drawn last, in its order."""
@@ -582,101 +629,6 @@ class ExactModel:
             if self.joint is None and (self.joint_tried or not self._build_joint()):
                 return None
         return self.joint.sample_counts(rng)
-
-    def _sample_seats(self, rng: np.random.Generator) -> list[list[int]] | None:
-        """Every seat's boxes from its own programme; kept with probability
-        ``prod_s h_s(T_s) / max h_s`` (``T``: the cards of all seats), else None."""
-        x: list[list[int]] = [[] for _ in self.box_size]
-        taken = [0] * NUM_SPECIES
-        # Several piles: a seat that takes more of a species than an emptied pile held ends
-        # the proposal early (it would be turned down whatever the other seats draw).
-        room = [row[:] for row in self.avail[:-1]] if len(self.piles) > 1 else None
-        last = len(self.piles) - 1
-        pin = getattr(self, "pin", None)
-        log_pin = 0.0
-        pile_pin = getattr(self, "pile_pin", None)
-        pile_pins = () if pile_pin is None else (pile_pin.index,)
-        if pile_pin is not None:  # the pinned pile's split, then its seats last
-            split = pile_pin.draw(rng)
-            first = len(self.seats) - len(split)
-            first += pile_pin.places[-1] < 0  # what is left of the last pile, split too
-        for i, (boxes, prog) in enumerate(self.seats):
-            if pile_pin is not None and i >= first:
-                drawn = _pinned(pile_pin.pins[i - first], rng, split[i - first], taken)
-            elif pin is not None and i == len(self.seats) - 1:
-                # The pinned box takes what the others left of its pile (see hidden_pin).
-                rows = room[pin[2]]
-                log_pin = pin[3].log_weight(rows)
-                if log_pin == -math.inf:
-                    return None
-                drawn = _pinned(pin[3], rng, rows, taken)
-            else:
-                drawn = prog.sample_counts(rng, taken)
-            for g, counts in zip(boxes, drawn):
-                x[g] = counts
-                j = self.box_pile[g]
-                if room is not None and j < last:
-                    row = room[j]
-                    for s, v in enumerate(counts):
-                        row[s] -= v
-                        if row[s] < 0:
-                            return None
-            # Past what all the piles held of a species: turned down whatever comes next (a
-            # doomed proposal ends here rather than after every seat drew; session 12).
-            for t, most in zip(taken, self.most_taken):
-                if t > most:
-                    return None
-        if room is not None:
-            taken = self._from_last_pile(room, taken)
-            if taken is None:
-                return None
-        # The last pile pinned whole: its condition holds, its factor is 1 (see hidden_group).
-        log_keep = log_pin if last in pile_pins else self._log_keep_last(taken) + log_pin
-        if log_keep == -math.inf or math.log(1.0 - rng.random()) > log_keep:
-            return None
-        x[-1] = [a - t for a, t in zip(self.avail[-1], taken)]
-        return x
-
-    def _from_last_pile(self, room: list[list[int]], taken: list[int]) -> list[int] | None:
-        """What a proposal took from the last pile (``taken``: from all of them), or None if
-        the emptied piles did not come out exactly: every box of an emptied pile took from its
-        ``room``, so they did if nothing is left of them."""
-        if any(any(row) for row in room):
-            return None
-        for row in self.avail[:-1]:
-            taken = [t - v for t, v in zip(taken, row)]
-        return taken
-
-    def log_keep(self, x: list[list[int]], taken: list[int]) -> float:
-        """``log`` of the probability to keep a proposal (``x``: its segments; ``taken``: its
-        cards per species, which becomes what it took from the last pile); at most 0 when the
-        bound holds (``tests/cubirds/test_cubirds_exact_posterior.py``)."""
-        if len(self.piles) > 1 and not self._piles_emptied(x, taken):
-            return -math.inf
-        return self._log_keep_last(taken)
-
-    def _log_keep_last(self, taken: list[int]) -> float:
-        """``log_keep`` given what the proposal took from the last pile (``taken``)."""
-        log_keep = -self.log_top
-        for row, t in zip(self.log_h, taken):
-            if t >= len(row):
-                return -math.inf
-            log_keep += row[t]
-        return log_keep
-
-    def _piles_emptied(self, x: list[list[int]], taken: list[int]) -> bool:
-        """Whether the seats took exactly what every pile drawn to its end held (the pile's
-        condition: 1 or 0 in the weight of the proposal); ``taken`` becomes what they took
-        from the last pile."""
-        took = [[0] * NUM_SPECIES for _ in self.piles]
-        for counts, j in zip(x, self.box_pile):
-            row = took[j]
-            for s, v in enumerate(counts):
-                row[s] += v
-        if took[:-1] != self.avail[:-1]:
-            return False
-        taken[:] = took[-1]
-        return True
 
     def sample(self, rng: np.random.Generator) -> tuple | None:
         """One world, in the shape of the replay's result: ``(hidden, avail, pending,

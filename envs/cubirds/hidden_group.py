@@ -280,6 +280,7 @@ def choose_pile(
     avail: list[list[int]],
     rest: int = -1,
     weights: list[float] | None = None,
+    most: int | None = None,
 ) -> PinnedPile | None:
     """The pile to pin whole: among the piles drawn to their end (the last pile too when
     nothing is left of it, ``rest == 0``) drawn from by at least two seats, the one with the
@@ -288,7 +289,7 @@ def choose_pile(
     :class:`PinnedGroup`). Failing those, the last pile with what is left of it as one more
     member (:class:`RestOfPile`, its place ``-1``; ``weights``: an open card's weight there,
     by default what the pile held). None if there is none. A function of the seats' structure
-    alone."""
+    alone. ``most``: the steps a pile's split may take (``hidden_pin.PILE_STEPS`` if None)."""
     last = len(avail) - 1
     members: dict[int, list[tuple[int, list[int]]]] = {}
     shared = set()
@@ -327,7 +328,7 @@ def choose_pile(
         if j == last and rest > 0:
             pins.append(RestOfPile(rest, weights or avail[j], avail[j]))
             places.append(-1)
-        pile = PinnedPile(pins, places, avail[j])
+        pile = PinnedPile(pins, places, avail[j], most)
         pile.index = j
         if pile.fits:
             return pile

@@ -320,7 +320,10 @@ class PinnedPile:
     drawn backwards, each member's content given what the members after it left.
     """
 
-    def __init__(self, pins: list, places: list[int], pile: list[int]) -> None:
+    def __init__(
+        self, pins: list, places: list[int], pile: list[int], most: int | None = None
+    ) -> None:
+        """``most``: the steps allowed (``PILE_STEPS`` if None); past them ``fits`` is False."""
         self.pins = pins
         #: Per pinned box, the place of its seat in the model's ``seats`` (drawn last).
         self.places = places
@@ -340,19 +343,18 @@ class PinnedPile:
         self.left: list[dict[int, float]] = [{_pack(pile) + _GUARD: 1.0}]
         self.fits = bool(tables) and all(tables)
         steps = 0
+        radix = _radix(pile)
         for items in self.items[:-1]:
             before = self.left[-1]
             steps += len(before) * len(items)
-            if not self.fits or steps > PILE_STEPS:
+            if not self.fits or steps > (PILE_STEPS if most is None else most):
                 self.fits = False
                 break
-            after: dict[int, float] = {}
-            for rest, a in before.items():
-                for code, w, _ in items:
-                    left = rest - code
-                    if left & _GUARD == _GUARD:
-                        after[left] = after.get(left, 0.0) + a * w
-            self.left.append(after)
+            pairs = len(before) * len(items)
+            if radix is None or pairs < GRID_PAIRS or radix[1] > GRID_SPARSITY * pairs:
+                self.left.append(_counted_by_dict(before, items))
+            else:
+                self.left.append(_counted_by_grid(before, items, *radix))
         if self.fits:  # the last member takes what is left
             last = {code + _GUARD: (w, c) for code, w, c in self.items[-1]}
             ends = [(rest, a * last[rest][0]) for rest, a in self.left[-1].items() if rest in last]
@@ -396,6 +398,68 @@ class PinnedPile:
             _, rest, content = ways[min(bisect_right(cums, u[t] * cums[-1]), len(cums) - 1)]
             split[self.order[t]] = content
         return tuple(split)
+
+
+#: The most cells of a pile's grid (every content it can leave, by mixed radix) over which a
+#: step of :class:`PinnedPile` is summed with NumPy; a larger pile is summed in a dict.
+GRID_CELLS = 1 << 22
+#: Pairs (content left x member's content) per NumPy block.
+GRID_BLOCK = 1 << 20
+#: A step is summed on the grid only from this many pairs, and only where the grid has at
+#: most ``GRID_SPARSITY`` cells per pair: a pair costs about 100 ns in the dict, 20 ns on the
+#: grid, and every cell of the grid a few ns (made, summed into, searched).
+GRID_PAIRS = 20_000
+GRID_SPARSITY = 16
+
+
+def _radix(pile: list[int]) -> tuple[np.ndarray, int] | None:
+    """The mixed-radix weights of ``pile``'s sub-multisets and their number, or None past
+    ``GRID_CELLS``."""
+    cells, weights = 1, []
+    for a in pile:
+        weights.append(cells)
+        cells *= a + 1
+    return None if cells > GRID_CELLS else (np.array(weights, dtype=np.int64), cells)
+
+
+def _counted_by_dict(before: dict[int, float], items: list) -> dict[int, float]:
+    """One member counted: per content left after it, the weight of the ways there."""
+    after: dict[int, float] = {}
+    for rest, a in before.items():
+        for code, w, _ in items:
+            left = rest - code
+            if left & _GUARD == _GUARD:
+                after[left] = after.get(left, 0.0) + a * w
+    return after
+
+
+def _counted_by_grid(
+    before: dict[int, float], items: list, weights: np.ndarray, cells: int
+) -> dict[int, float]:
+    """:func:`_counted_by_dict` with NumPy: every pair's content left is numbered on the
+    pile's grid, and the ways are summed per number (``bincount``). The weights summed are
+    the same; the sums' order, and so their last bits, may differ."""
+    codes = np.fromiter(before.keys(), dtype=np.int64, count=len(before))
+    ways = np.fromiter(before.values(), dtype=float, count=len(before))
+    fields = np.arange(NUM_SPECIES, dtype=np.int64) * _BITS
+    # A packed content's counts, species by species, then its number on the grid.
+    numbers = ((codes[:, None] >> fields) & ((1 << (_BITS - 1)) - 1)) @ weights
+    own = np.array([code for code, _, _ in items], dtype=np.int64)
+    own_numbers = np.array([sum(v * int(r) for v, r in zip(c, weights)) for _, _, c in items])
+    own_ways = np.array([w for _, w, _ in items])
+    code_at = np.zeros(cells, dtype=np.int64)
+    places, parts = [], []
+    rows = max(1, GRID_BLOCK // max(len(items), 1))
+    for start in range(0, len(codes), rows):
+        left = codes[start : start + rows, None] - own[None, :]
+        fits = (left & _GUARD) == _GUARD
+        at = (numbers[start : start + rows, None] - own_numbers[None, :])[fits]
+        places.append(at)
+        parts.append((ways[start : start + rows, None] * own_ways[None, :])[fits])
+        code_at[at] = left[fits]
+    total = np.bincount(np.concatenate(places), weights=np.concatenate(parts), minlength=cells)
+    reached = np.flatnonzero(total)
+    return dict(zip(code_at[reached].tolist(), total[reached].tolist()))
 
 
 #: Bits per species in a packed content: its count (at most 31) and a guard bit above it.

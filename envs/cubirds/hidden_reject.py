@@ -1,0 +1,122 @@
+"""The rejection step of Cubirds' exact ``determinize`` (:mod:`.hidden_exact`): a proposal
+drawn seat by seat from the chains (with the piles pinned where the model pinned them), and the
+probability to keep it. Split from :mod:`.hidden_exact` (session 16), whose
+:class:`~.hidden_exact.ExactModel` inherits it; the argument for each factor is there and in
+:mod:`.hidden_pin` and :mod:`.hidden_group`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from cardzoo.envs.cubirds.data import NUM_SPECIES
+
+
+def _pinned(pin, rng: np.random.Generator, counts, taken: list[int]):
+    """The pinned seat's boxes given its pinned box's ``counts``, added to ``taken``."""
+    drawn = pin.sample(rng, list(counts))
+    for row in drawn:
+        for s, v in enumerate(row):
+            taken[s] += v
+    return drawn
+
+
+class Rejection:
+    """The proposal and its keep step, over the attributes :class:`.hidden_exact.ExactModel`
+    prepares (``seats``, ``pin``, ``pile_pin``, ``avail``, ``log_h``, ``log_top``, ...)."""
+
+    def _sample_seats(self, rng: np.random.Generator) -> list[list[int]] | None:
+        """Every seat's boxes from its own programme; kept with probability
+        ``prod_s h_s(T_s) / max h_s`` (``T``: the cards of all seats), else None."""
+        x: list[list[int]] = [[] for _ in self.box_size]
+        taken = [0] * NUM_SPECIES
+        # Several piles: a seat that takes more of a species than an emptied pile held ends
+        # the proposal early (it would be turned down whatever the other seats draw).
+        room = [row[:] for row in self.avail[:-1]] if len(self.piles) > 1 else None
+        last = len(self.piles) - 1
+        pin = getattr(self, "pin", None)
+        log_pin = 0.0
+        pile_pin = getattr(self, "pile_pin", None)
+        pile_pins = () if pile_pin is None else (pile_pin.index,)
+        if pile_pin is not None:  # the pinned pile's split, then its seats last
+            split = pile_pin.draw(rng)
+            first = len(self.seats) - len(split)
+            first += pile_pin.places[-1] < 0  # what is left of the last pile, split too
+        for i, (boxes, prog) in enumerate(self.seats):
+            if pile_pin is not None and i >= first:
+                drawn = _pinned(pile_pin.pins[i - first], rng, split[i - first], taken)
+            elif pin is not None and i == len(self.seats) - 1:
+                # The pinned box takes what the others left of its pile (see hidden_pin).
+                rows = room[pin[2]]
+                log_pin = pin[3].log_weight(rows)
+                if log_pin == -math.inf:
+                    return None
+                drawn = _pinned(pin[3], rng, rows, taken)
+            else:
+                drawn = prog.sample_counts(rng, taken)
+            for g, counts in zip(boxes, drawn):
+                x[g] = counts
+                j = self.box_pile[g]
+                if room is not None and j < last:
+                    row = room[j]
+                    for s, v in enumerate(counts):
+                        row[s] -= v
+                        if row[s] < 0:
+                            return None
+            # Past what all the piles held of a species: turned down whatever comes next (a
+            # doomed proposal ends here rather than after every seat drew; session 12).
+            for t, most in zip(taken, self.most_taken):
+                if t > most:
+                    return None
+        if room is not None:
+            taken = self._from_last_pile(room, taken)
+            if taken is None:
+                return None
+        # The last pile pinned whole: its condition holds, its factor is 1 (see hidden_group).
+        log_keep = log_pin if last in pile_pins else self._log_keep_last(taken) + log_pin
+        if log_keep == -math.inf or math.log(1.0 - rng.random()) > log_keep:
+            return None
+        x[-1] = [a - t for a, t in zip(self.avail[-1], taken)]
+        return x
+
+    def _from_last_pile(self, room: list[list[int]], taken: list[int]) -> list[int] | None:
+        """What a proposal took from the last pile (``taken``: from all of them), or None if
+        the emptied piles did not come out exactly: every box of an emptied pile took from its
+        ``room``, so they did if nothing is left of them."""
+        if any(any(row) for row in room):
+            return None
+        for row in self.avail[:-1]:
+            taken = [t - v for t, v in zip(taken, row)]
+        return taken
+
+    def log_keep(self, x: list[list[int]], taken: list[int]) -> float:
+        """``log`` of the probability to keep a proposal (``x``: its segments; ``taken``: its
+        cards per species, which becomes what it took from the last pile); at most 0 when the
+        bound holds (``tests/cubirds/test_cubirds_exact_posterior.py``)."""
+        if len(self.piles) > 1 and not self._piles_emptied(x, taken):
+            return -math.inf
+        return self._log_keep_last(taken)
+
+    def _log_keep_last(self, taken: list[int]) -> float:
+        """``log_keep`` given what the proposal took from the last pile (``taken``)."""
+        log_keep = -self.log_top
+        for row, t in zip(self.log_h, taken):
+            if t >= len(row):
+                return -math.inf
+            log_keep += row[t]
+        return log_keep
+
+    def _piles_emptied(self, x: list[list[int]], taken: list[int]) -> bool:
+        """Whether the seats took exactly what every pile drawn to its end held (the pile's
+        condition: 1 or 0 in the weight of the proposal); ``taken`` becomes what they took
+        from the last pile."""
+        took = [[0] * NUM_SPECIES for _ in self.piles]
+        for counts, j in zip(x, self.box_pile):
+            row = took[j]
+            for s, v in enumerate(counts):
+                row[s] += v
+        if took[:-1] != self.avail[:-1]:
+            return False
+        taken[:] = took[-1]
+        return True

@@ -1,0 +1,142 @@
+"""Cubirds ``determinize`` at positions with several piles (session 16): a box drawn alone from
+a pile drawn to its end holds that pile's content, and its chain knows it
+(``hidden_exact.CAP_SOLE_BOXES``); a pile's split counted on its grid with NumPy
+(``hidden_pin._counted_by_grid``) equals the count in a dict.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import numpy as np
+import pytest
+from cardzoo.envs.cubirds import hidden_exact, hidden_pin
+from cardzoo.envs.cubirds.data import EV_BATCH, EV_CLOSE, EV_RESHUFFLE, EV_SOURCE
+from cardzoo.envs.cubirds.hidden_exact import ExactModel
+from cardzoo.envs.cubirds.hidden_group import RestOfPile
+from cardzoo.envs.cubirds.hidden_pin import PinnedPile
+from cubirds_posterior import reference
+from scipy.stats import chi2_contingency
+
+SAMPLES = 3000
+ALPHA = 1e-4
+
+
+def _sole_log() -> list[tuple]:
+    """A hand-made 3-player log (seat 0's view): the source's unseen cards all go to seat 2
+    (one box, alone in that pile), then a reshuffle; seats 1 and 2 draw from the new pile, seat
+    2 reveals a count over both piles, and two cards of the new pile are left."""
+    z = (0,) * 5
+    return [
+        (EV_SOURCE, (2, 2, 2, *z)),
+        (EV_BATCH, 2, (0, 0, 4, *z)),  # hidden draws carry a size only: species are not read
+        (EV_BATCH, 0, (0, 1, 1, *z)),
+        (EV_RESHUFFLE, (1, 2, 1, 1, 2, 0, 0, 0)),
+        (EV_BATCH, 1, (0, 0, 3, *z)),
+        (EV_BATCH, 2, (0, 0, 1, *z)),
+        (EV_CLOSE, 2, 1, 1),
+        (EV_BATCH, 2, (0, 0, 1, *z)),
+    ]
+
+
+def _model(monkeypatch, sole: bool) -> ExactModel:
+    monkeypatch.setattr(hidden_exact, "MULTI_PILE_SEATS", 2)
+    monkeypatch.setattr(hidden_exact, "CAP_SOLE_BOXES", sole)
+    model = ExactModel(_sole_log(), 0, 3)
+    assert len(model.piles) == 2 and model.build() and model.seats is not None
+    return model
+
+
+@pytest.mark.parametrize("sole", [True, False])
+def test_a_box_drawn_alone_from_an_emptied_pile_holds_its_content(sole, monkeypatch):
+    # With the cap, seat 2's chain proposes nothing but the first pile's unseen cards for its
+    # box there; without it (the control) some proposals put other cards in it.
+    model = _model(monkeypatch, sole)
+    rng = np.random.default_rng(1)
+    (boxes, chain) = next((b, c) for b, c in model.seats if model._seat(b[0]) == 2)
+    first = boxes.index(next(g for g in boxes if model.box_pile[g] == 0))
+    pile = model.avail[0]
+    assert sum(pile) == model.box_size[boxes[first]] == 4
+    held = Counter(tuple(chain.sample_counts(rng, [0] * 8)[first]) for _ in range(500))
+    assert (set(held) == {tuple(pile)}) == sole
+
+
+def _p_value(a: Counter, b: Counter, read) -> float:
+    da: Counter = Counter()
+    db: Counter = Counter()
+    for key, c in a.items():
+        da[read(key)] += c
+    for key, c in b.items():
+        db[read(key)] += c
+    keys = sorted(set(da) | set(db))
+    if len(keys) < 2:
+        return 1.0
+    return chi2_contingency([[da[k] for k in keys], [db[k] for k in keys]])[1]
+
+
+@pytest.mark.parametrize("sole", [True, False])
+def test_sole_boxes_capped_are_sampled_exactly(sole, monkeypatch):
+    # The whole sampler (the new pile pinned with what is left of it, seat 2's chain capped or
+    # not) against the rejection reference: every seat's and the pile's count per species.
+    model = _model(monkeypatch, sole)
+    assert model.pile_pin is not None and model.pile_pin.index == 1
+    rng = np.random.default_rng(11)
+    ref, _ = reference(_sole_log(), 0, 3, rng, SAMPLES, 10**6)
+    assert sum(ref.values()) == SAMPLES
+    got: Counter = Counter()
+    for _ in range(SAMPLES):
+        hid, draw = model.sample(rng)[:2]
+        got[(tuple(tuple(h) for h in hid[1:]), tuple(draw))] += 1
+    places = [(i, s) for i in range(3) for s in range(8)]
+    worst = min(
+        _p_value(ref, got, lambda key, i=i, s=s: (key[0] + (key[1],))[i][s]) for i, s in places
+    )
+    assert worst * len(places) > ALPHA
+
+
+def _splits(pile: list[int], members: list[RestOfPile]) -> list[tuple]:
+    """Every split of ``pile`` among members of the given sizes (brute force)."""
+    out: list[tuple] = []
+
+    def rec(i: int, left: list[int], done: tuple) -> None:
+        if i == len(members):
+            if not any(left):
+                out.append(done)
+            return
+        for content in members[i].contents(left):
+            rest = [a - v for a, v in zip(left, content)]
+            if min(rest) >= 0:
+                rec(i + 1, rest, (*done, content))
+
+    rec(0, list(pile), ())
+    return out
+
+
+def test_a_split_counted_on_the_grid_equals_the_dict_count(monkeypatch):
+    # Members with random weights (what is left of a pile, every species open) split a pile:
+    # the counts made with NumPy and in a dict give each split the same probability, and those
+    # probabilities are the members' weights normalised (brute force over every split).
+    rng = np.random.default_rng(4)
+    pile = [2, 1, 0, 2, 1, 1, 2, 1]
+    sizes = [2, 3, 1, 4]
+    members = [RestOfPile(size, (rng.random(8) + 0.1).tolist(), pile) for size in sizes]
+    got = {}
+    monkeypatch.setattr(hidden_pin, "GRID_PAIRS", 0)  # every step on the grid, however small
+    monkeypatch.setattr(hidden_pin, "GRID_SPARSITY", 10**9)
+    for cells in (0, hidden_pin.GRID_CELLS):
+        monkeypatch.setattr(hidden_pin, "GRID_CELLS", cells)
+        split = PinnedPile(members, list(range(len(members))), pile)
+        assert split.fits
+        got[cells] = split
+    splits = _splits(pile, members)
+    weights = [math.exp(sum(m.contents(pile)[c] for m, c in zip(members, s))) for s in splits]
+    for s, w in zip(splits, weights):
+        by_dict, by_grid = (got[c].probability(s) for c in got)
+        assert math.isclose(by_dict, by_grid, rel_tol=1e-9)
+        assert math.isclose(by_grid, w / sum(weights), rel_tol=1e-9)
+    # And the draws follow them.
+    drawn = Counter(got[hidden_pin.GRID_CELLS].draw(rng) for _ in range(4000))
+    top = max(range(len(splits)), key=weights.__getitem__)
+    share = weights[top] / sum(weights)
+    assert abs(drawn[splits[top]] / 4000 - share) < 5 * math.sqrt(share / 4000) + 1e-3
