@@ -224,6 +224,8 @@ class PinnedGroup:
 #: Several boxes of one seat in a pile drawn to its end are pinned together (False: such a
 #: pile is left to the rejection step, as before session 14).
 GROUPS = True
+#: ``log v!`` for every count a content can have.
+_LOG_FACT = np.array([math.lgamma(v + 1.0) for v in range(64)])
 #: The last pile may be pinned whole too, what is left of it (the draw pile) one more member
 #: (:class:`RestOfPile`); tried after the piles drawn to their end, where what is left can be
 #: at most ``REST_CONTENTS`` contents.
@@ -254,24 +256,27 @@ class RestOfPile:
         return ways[-1]
 
     def contents(self, pile: list[int]) -> dict[tuple, float]:
-        """Every content of ``size`` cards within the caps, with its log weight."""
-        out: dict[tuple, float] = {}
-        row = [0] * NUM_SPECIES
-        caps = self.caps
-
-        def rec(s: int, left: int, w: float) -> None:
-            if s == NUM_SPECIES - 1:
-                if left <= caps[s]:
-                    row[s] = left
-                    out[tuple(row)] = w + left * self.logs[s] - math.lgamma(left + 1)
-                return
-            for v in range(min(caps[s], left) + 1):
-                row[s] = v
-                rec(s + 1, left - v, w + v * self.logs[s] - math.lgamma(v + 1))
-            row[s] = 0
-
-        rec(0, self.size, 0.0)
-        return out
+        """Every content of ``size`` cards within the caps, with its log weight (listed
+        species by species with NumPy, in the order of a nested loop over them)."""
+        size = self.size
+        rows = np.zeros((1, 0), dtype=np.int64)
+        used = np.zeros(1, dtype=np.int64)
+        logs = np.zeros(1)
+        last = NUM_SPECIES - 1
+        for s, cap in enumerate(self.caps):
+            if s == last:  # the last species takes what is left, if it may
+                v = size - used
+                fits = v <= cap
+                rows, v, logs = rows[fits], v[fits], logs[fits]
+            else:
+                top = np.minimum(cap, size - used)
+                reps = top + 1
+                at = np.repeat(np.arange(len(rows)), reps)
+                v = np.arange(len(at)) - np.repeat(np.cumsum(reps) - reps, reps)
+                rows, used, logs = rows[at], used[at] + v, logs[at]
+            logs = logs + v * self.logs[s] - _LOG_FACT[v]
+            rows = np.concatenate([rows, v[:, None]], axis=1)
+        return dict(zip(map(tuple, rows.tolist()), logs.tolist()))
 
 
 def choose_pile(

@@ -335,16 +335,14 @@ class PinnedPile:
         # Contents packed in one integer, a field of _BITS bits per species with a guard bit
         # on top: ``left - content`` keeps every guard bit set exactly when no species of the
         # content exceeds what is left (a field never borrows from the next one).
-        tops = [max(table.values(), default=0.0) for table in tables]
-        self.items = [
-            [(_pack(c), math.exp(w - tops[i]), c) for c, w in tables[i].items()] for i in order
-        ]
+        listed = [_listed(tables[i]) for i in order]
+        self.items = [items for items, _ in listed]
         #: Per member counted, per content left of the pile: the weight of the ways there.
         self.left: list[dict[int, float]] = [{_pack(pile) + _GUARD: 1.0}]
         self.fits = bool(tables) and all(tables)
         steps = 0
         radix = _radix(pile)
-        for items in self.items[:-1]:
+        for items, arrays in listed[:-1]:
             before = self.left[-1]
             steps += len(before) * len(items)
             if not self.fits or steps > (PILE_STEPS if most is None else most):
@@ -354,7 +352,7 @@ class PinnedPile:
             if radix is None or pairs < GRID_PAIRS or radix[1] > GRID_SPARSITY * pairs:
                 self.left.append(_counted_by_dict(before, items))
             else:
-                self.left.append(_counted_by_grid(before, items, *radix))
+                self.left.append(_counted_by_grid(before, arrays, *radix))
         if self.fits:  # the last member takes what is left
             last = {code + _GUARD: (w, c) for code, w, c in self.items[-1]}
             ends = [(rest, a * last[rest][0]) for rest, a in self.left[-1].items() if rest in last]
@@ -422,6 +420,19 @@ def _radix(pile: list[int]) -> tuple[np.ndarray, int] | None:
     return None if cells > GRID_CELLS else (np.array(weights, dtype=np.int64), cells)
 
 
+def _listed(table: dict[tuple, float]) -> tuple[list, tuple]:
+    """A member's contents (with their log weights) as ``(packed, weight, content)`` items,
+    the weights over the largest one; and the same as arrays (packed, counts, weights)."""
+    contents = list(table)
+    if not contents:
+        return [], ()
+    counts = np.array(contents, dtype=np.int64)
+    codes = counts @ _FIELDS
+    logs = np.fromiter(table.values(), dtype=float, count=len(contents))
+    weights = np.exp(logs - logs.max())
+    return list(zip(codes.tolist(), weights.tolist(), contents)), (codes, counts, weights)
+
+
 def _counted_by_dict(before: dict[int, float], items: list) -> dict[int, float]:
     """One member counted: per content left after it, the weight of the ways there."""
     after: dict[int, float] = {}
@@ -434,7 +445,7 @@ def _counted_by_dict(before: dict[int, float], items: list) -> dict[int, float]:
 
 
 def _counted_by_grid(
-    before: dict[int, float], items: list, weights: np.ndarray, cells: int
+    before: dict[int, float], arrays: tuple, weights: np.ndarray, cells: int
 ) -> dict[int, float]:
     """:func:`_counted_by_dict` with NumPy: every pair's content left is numbered on the
     pile's grid, and the ways are summed per number (``bincount``). The weights summed are
@@ -444,12 +455,11 @@ def _counted_by_grid(
     fields = np.arange(NUM_SPECIES, dtype=np.int64) * _BITS
     # A packed content's counts, species by species, then its number on the grid.
     numbers = ((codes[:, None] >> fields) & ((1 << (_BITS - 1)) - 1)) @ weights
-    own = np.array([code for code, _, _ in items], dtype=np.int64)
-    own_numbers = np.array([sum(v * int(r) for v, r in zip(c, weights)) for _, _, c in items])
-    own_ways = np.array([w for _, w, _ in items])
+    own, own_counts, own_ways = arrays
+    own_numbers = own_counts @ weights
     code_at = np.zeros(cells, dtype=np.int64)
     places, parts = [], []
-    rows = max(1, GRID_BLOCK // max(len(items), 1))
+    rows = max(1, GRID_BLOCK // max(len(own), 1))
     for start in range(0, len(codes), rows):
         left = codes[start : start + rows, None] - own[None, :]
         fits = (left & _GUARD) == _GUARD
@@ -465,6 +475,8 @@ def _counted_by_grid(
 #: Bits per species in a packed content: its count (at most 31) and a guard bit above it.
 _BITS = 6
 _GUARD = sum(1 << (_BITS * s + _BITS - 1) for s in range(NUM_SPECIES))
+#: Each species' lowest bit in a packed content (``counts @ _FIELDS`` packs rows of counts).
+_FIELDS = np.array([1 << (_BITS * s) for s in range(NUM_SPECIES)], dtype=np.int64)
 assert max(CARD_COUNTS) < 1 << (_BITS - 1), "a species' count would reach the guard bit"
 
 

@@ -1,7 +1,8 @@
 """Cubirds ``determinize`` at positions with several piles (session 16): a box drawn alone from
 a pile drawn to its end holds that pile's content, and its chain knows it
 (``hidden_exact.CAP_SOLE_BOXES``); a pile's split counted on its grid with NumPy
-(``hidden_pin._counted_by_grid``) equals the count in a dict.
+(``hidden_pin._counted_by_grid``) equals the count in a dict; where no split fits the usual
+steps and the rejection keeps few, the split is tried with more (``WIDE_PILE_STEPS``).
 """
 
 from __future__ import annotations
@@ -140,3 +141,29 @@ def test_a_split_counted_on_the_grid_equals_the_dict_count(monkeypatch):
     top = max(range(len(splits)), key=weights.__getitem__)
     share = weights[top] / sum(weights)
     assert abs(drawn[splits[top]] / 4000 - share) < 5 * math.sqrt(share / 4000) + 1e-3
+
+
+@pytest.mark.parametrize("wide", [True, False])
+def test_a_split_past_the_usual_steps_is_tried_wider_where_few_are_kept(wide, monkeypatch):
+    # No split fits PILE_STEPS here (set to 1); with WIDE_PILE_STEPS the pilot (which keeps
+    # fewer than WIDE_KEPT, set out of reach) leads to the new pile split with what is left of
+    # it, and the sampler still matches the reference. Without it: the single pinned box.
+    monkeypatch.setattr(hidden_pin, "PILE_STEPS", 1)
+    monkeypatch.setattr(hidden_exact, "WIDE_KEPT", 10**6)
+    monkeypatch.setattr(hidden_exact, "WIDE_PILE_STEPS", 10**6 if wide else 0)
+    model = _model(monkeypatch, True)
+    assert (model.pile_pin is not None) == wide and (model.pin is None) == wide
+    if not wide:
+        return
+    assert model.pile_pin.index == 1 and model.pile_pin.places[-1] == -1
+    rng = np.random.default_rng(12)
+    ref, _ = reference(_sole_log(), 0, 3, rng, SAMPLES, 10**6)
+    got: Counter = Counter()
+    for _ in range(SAMPLES):
+        hid, draw = model.sample(rng)[:2]
+        got[(tuple(tuple(h) for h in hid[1:]), tuple(draw))] += 1
+    places = [(i, s) for i in range(3) for s in range(8)]
+    worst = min(
+        _p_value(ref, got, lambda key, i=i, s=s: (key[0] + (key[1],))[i][s]) for i, s in places
+    )
+    assert worst * len(places) > ALPHA
