@@ -93,7 +93,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from cardzoo.envs.cubirds import hidden_count, hidden_group, hidden_pin
+from cardzoo.envs.cubirds import hidden_count, hidden_group, hidden_pin, hidden_tail
 from cardzoo.envs.cubirds.data import (
     EV_BATCH,
     EV_CLOSE,
@@ -169,6 +169,10 @@ ONE_PILE_PIN = True
 #: 0.242 ms, per decision 19.0 -> 19.5 ms).
 WIDE_PILE_STEPS = 6_000_000
 WIDE_KEPT = 3
+#: Several piles, the last one not split among its seats: where a pilot run of ``RARE_DRAWS``
+#: proposals keeps fewer than ``TAIL_KEPT``, the seats drawing only from the last pile and what
+#: is left of it are drawn last, together (:mod:`.hidden_tail`; 0: never; session 16).
+TAIL_KEPT = 8
 #: Several piles: no box holds more of a species than its pile held (fillings beyond weigh 0).
 #: Off: measured dearer per repeated call (see :mod:`.hidden_pin`).
 CAP_BOXES = False
@@ -185,7 +189,7 @@ SPECIES = range(NUM_SPECIES)
 _BUILT: dict[tuple, tuple[bool, dict]] = {}
 BUILT_KEPT = 64
 _SHARED = tuple(
-    "limits seats joint joint_tried tilt log_h log_top closed spent pin pile_pin most_taken".split()
+    "limits seats joint joint_tried tilt log_h log_top closed spent pin pile_pin tail most_taken".split()
 )
 
 
@@ -387,6 +391,7 @@ class ExactModel(Rejection):
             CAP_SOLE_BOXES,
             WIDE_PILE_STEPS,
             WIDE_KEPT,
+            TAIL_KEPT,
             hidden_pin.GRID_CELLS,
             hidden_pin.GRID_PAIRS,
             hidden_pin.GRID_SPARSITY,
@@ -433,6 +438,21 @@ class ExactModel(Rejection):
             return False
         if PIN_PILE and self.pile_pin is None and self._keeps_few():
             self._widen()
+        last = len(self.piles) - 1
+        self.tail = None
+        if (
+            TAIL_KEPT
+            and (self.pile_pin is None or self.pile_pin.index != last)
+            and not self._keeps_enough(RARE_DRAWS, TAIL_KEPT)
+        ):
+            # The rejection keeps few: the seats drawing only from the last pile, and what is
+            # left of it, take together what the others left (:mod:`.hidden_tail`).
+            busy = set() if self.pile_pin is None else set(self.pile_pin.places)
+            if self.pin is not None:
+                busy.add(len(self.seats) - 1)  # the pinned seat, drawn last
+            self.tail = hidden_tail.choose_tail(
+                self.seats, self.box_pile, self.avail, self.box_size[-1], busy
+            )
         if (
             MULTI_PILE_SEATS == 1
             and RARE_JOINT_SHARE
@@ -555,7 +575,7 @@ class ExactModel(Rejection):
                 return False
             seats.append((boxes, prog))
         self.seats = seats
-        self.pin = self.pile_pin = None
+        self.pin = self.pile_pin = self.tail = None
         if len(self.piles) > 1 and PIN_PILE:
             self._pin_pile(
                 hidden_group.choose_pile(seats, self.box_pile, self.avail, self.box_size[-1])

@@ -348,11 +348,7 @@ class PinnedPile:
             if not self.fits or steps > (PILE_STEPS if most is None else most):
                 self.fits = False
                 break
-            pairs = len(before) * len(items)
-            if radix is None or pairs < GRID_PAIRS or radix[1] > GRID_SPARSITY * pairs:
-                self.left.append(_counted_by_dict(before, items))
-            else:
-                self.left.append(_counted_by_grid(before, arrays, *radix))
+            self.left.append(count_member(before, items, arrays, radix))
         if self.fits:  # the last member takes what is left
             last = {code + _GUARD: (w, c) for code, w, c in self.items[-1]}
             ends = [(rest, a * last[rest][0]) for rest, a in self.left[-1].items() if rest in last]
@@ -382,20 +378,28 @@ class PinnedPile:
         split: list = [None] * len(self.order)
         split[self.order[-1]] = self.last[rest][1]
         for t in range(len(self.order) - 2, -1, -1):
-            kept = self._ways[t]
-            got = kept.get(rest)
-            if got is None:
-                before = self.left[t]
-                ways = [
-                    (before[rest + code] * w, rest + code, c)
-                    for code, w, c in self.items[t]
-                    if rest + code in before
-                ]
-                got = kept[rest] = (list(accumulate(w for w, _, _ in ways)), ways)
-            cums, ways = got
-            _, rest, content = ways[min(bisect_right(cums, u[t] * cums[-1]), len(cums) - 1)]
-            split[self.order[t]] = content
+            rest, split[self.order[t]] = step_back(
+                self.left[t], self.items[t], self._ways[t], rest, u[t]
+            )
         return tuple(split)
+
+
+def step_back(before: dict[int, float], items: list, kept: dict, rest: int, u: float) -> tuple:
+    """One member's content drawn backwards: given what is left after it (``rest``), one of
+    its ``items`` in proportion to its weight times the ways to what was left before it
+    (``before``), by the uniform ``u``; returns what was left before it and the content. The
+    running sums are kept per ``rest`` in ``kept`` (made on first use)."""
+    got = kept.get(rest)
+    if got is None:
+        ways = [
+            (before[rest + code] * w, rest + code, c)
+            for code, w, c in items
+            if rest + code in before
+        ]
+        got = kept[rest] = (list(accumulate(w for w, _, _ in ways)), ways)
+    cums, ways = got
+    _, rest, content = ways[min(bisect_right(cums, u * cums[-1]), len(cums) - 1)]
+    return rest, content
 
 
 #: The most cells of a pile's grid (every content it can leave, by mixed radix) over which a
@@ -418,6 +422,15 @@ def _radix(pile: list[int]) -> tuple[np.ndarray, int] | None:
         weights.append(cells)
         cells *= a + 1
     return None if cells > GRID_CELLS else (np.array(weights, dtype=np.int64), cells)
+
+
+def count_member(before: dict[int, float], items: list, arrays: tuple, radix) -> dict[int, float]:
+    """One member counted (``_listed``'s items and arrays): per content left after it, the
+    weight of the ways there; on the grid (``radix``, from :func:`_radix`) where that pays."""
+    pairs = len(before) * len(items)
+    if radix is None or pairs < GRID_PAIRS or radix[1] > GRID_SPARSITY * pairs:
+        return _counted_by_dict(before, items)
+    return _counted_by_grid(before, arrays, *radix)
 
 
 def _listed(table: dict[tuple, float]) -> tuple[list, tuple]:

@@ -43,7 +43,11 @@ class Rejection:
             split = pile_pin.draw(rng)
             first = len(self.seats) - len(split)
             first += pile_pin.places[-1] < 0  # what is left of the last pile, split too
+        tail = getattr(self, "tail", None)
+        later = () if tail is None else tail.places  # the tail's seats: drawn after the keep
         for i, (boxes, prog) in enumerate(self.seats):
+            if i in later:
+                continue
             if pile_pin is not None and i >= first:
                 drawn = _pinned(pile_pin.pins[i - first], rng, split[i - first], taken)
             elif pin is not None and i == len(self.seats) - 1:
@@ -55,15 +59,8 @@ class Rejection:
                 drawn = _pinned(pin[3], rng, rows, taken)
             else:
                 drawn = prog.sample_counts(rng, taken)
-            for g, counts in zip(boxes, drawn):
-                x[g] = counts
-                j = self.box_pile[g]
-                if room is not None and j < last:
-                    row = room[j]
-                    for s, v in enumerate(counts):
-                        row[s] -= v
-                        if row[s] < 0:
-                            return None
+            if not self._placed(boxes, drawn, x, room):
+                return None
             # Past what all the piles held of a species: turned down whatever comes next (a
             # doomed proposal ends here rather than after every seat drew; session 12).
             for t, most in zip(taken, self.most_taken):
@@ -73,12 +70,49 @@ class Rejection:
             taken = self._from_last_pile(room, taken)
             if taken is None:
                 return None
-        # The last pile pinned whole: its condition holds, its factor is 1 (see hidden_group).
-        log_keep = log_pin if last in pile_pins else self._log_keep_last(taken) + log_pin
+        # The last pile pinned whole: its condition holds, its factor is 1 (see hidden_group);
+        # with a tail, its factor is in the tail's weight (see hidden_tail).
+        log_keep = log_pin + (
+            tail.log_weight(taken)
+            if tail is not None
+            else 0.0
+            if last in pile_pins
+            else self._log_keep_last(taken)
+        )
         if log_keep == -math.inf or math.log(1.0 - rng.random()) > log_keep:
             return None
+        if tail is not None:
+            self._draw_tail(rng, tail, taken, x)
+            return x
         x[-1] = [a - t for a, t in zip(self.avail[-1], taken)]
         return x
+
+    def _placed(self, boxes: list[int], drawn: list, x: list, room) -> bool:
+        """A seat's boxes into ``x``, each taken from its pile's ``room`` if that pile was
+        drawn to its end (``room`` None: one pile); False if one took more than is left."""
+        last = len(self.avail) - 1
+        for g, counts in zip(boxes, drawn):
+            x[g] = counts
+            j = self.box_pile[g]
+            if room is not None and j < last:
+                row = room[j]
+                for s, v in enumerate(counts):
+                    row[s] -= v
+                    if row[s] < 0:
+                        return False
+        return True
+
+    def _draw_tail(self, rng: np.random.Generator, tail, taken: list[int], x: list) -> None:
+        """The tail's seats' boxes and what is left of the last pile, into ``x``, given what
+        the other seats took from it (``taken``)."""
+        split = tail.draw(rng, taken)
+        ignored = [0] * NUM_SPECIES
+        for place, pin, content in zip(tail.places, tail.pins, split):
+            if place < 0:
+                x[-1] = list(content)
+                continue
+            for g, counts in zip(self.seats[place][0], _pinned(pin, rng, content, ignored)):
+                x[g] = counts
 
     def _from_last_pile(self, room: list[list[int]], taken: list[int]) -> list[int] | None:
         """What a proposal took from the last pile (``taken``: from all of them), or None if

@@ -13,38 +13,20 @@ from collections import Counter
 import numpy as np
 import pytest
 from cardzoo.envs.cubirds import hidden_exact, hidden_pin
-from cardzoo.envs.cubirds.data import EV_BATCH, EV_CLOSE, EV_RESHUFFLE, EV_SOURCE
 from cardzoo.envs.cubirds.hidden_exact import ExactModel
 from cardzoo.envs.cubirds.hidden_group import RestOfPile
 from cardzoo.envs.cubirds.hidden_pin import PinnedPile
 from cubirds_posterior import reference
-from scipy.stats import chi2_contingency
+from cubirds_small_logs import every_split, p_value, sole_log
 
 SAMPLES = 3000
 ALPHA = 1e-4
 
 
-def _sole_log() -> list[tuple]:
-    """A hand-made 3-player log (seat 0's view): the source's unseen cards all go to seat 2
-    (one box, alone in that pile), then a reshuffle; seats 1 and 2 draw from the new pile, seat
-    2 reveals a count over both piles, and two cards of the new pile are left."""
-    z = (0,) * 5
-    return [
-        (EV_SOURCE, (2, 2, 2, *z)),
-        (EV_BATCH, 2, (0, 0, 4, *z)),  # hidden draws carry a size only: species are not read
-        (EV_BATCH, 0, (0, 1, 1, *z)),
-        (EV_RESHUFFLE, (1, 2, 1, 1, 2, 0, 0, 0)),
-        (EV_BATCH, 1, (0, 0, 3, *z)),
-        (EV_BATCH, 2, (0, 0, 1, *z)),
-        (EV_CLOSE, 2, 1, 1),
-        (EV_BATCH, 2, (0, 0, 1, *z)),
-    ]
-
-
 def _model(monkeypatch, sole: bool) -> ExactModel:
     monkeypatch.setattr(hidden_exact, "MULTI_PILE_SEATS", 2)
     monkeypatch.setattr(hidden_exact, "CAP_SOLE_BOXES", sole)
-    model = ExactModel(_sole_log(), 0, 3)
+    model = ExactModel(sole_log(), 0, 3)
     assert len(model.piles) == 2 and model.build() and model.seats is not None
     return model
 
@@ -63,19 +45,6 @@ def test_a_box_drawn_alone_from_an_emptied_pile_holds_its_content(sole, monkeypa
     assert (set(held) == {tuple(pile)}) == sole
 
 
-def _p_value(a: Counter, b: Counter, read) -> float:
-    da: Counter = Counter()
-    db: Counter = Counter()
-    for key, c in a.items():
-        da[read(key)] += c
-    for key, c in b.items():
-        db[read(key)] += c
-    keys = sorted(set(da) | set(db))
-    if len(keys) < 2:
-        return 1.0
-    return chi2_contingency([[da[k] for k in keys], [db[k] for k in keys]])[1]
-
-
 @pytest.mark.parametrize("sole", [True, False])
 def test_sole_boxes_capped_are_sampled_exactly(sole, monkeypatch):
     # The whole sampler (the new pile pinned with what is left of it, seat 2's chain capped or
@@ -83,7 +52,7 @@ def test_sole_boxes_capped_are_sampled_exactly(sole, monkeypatch):
     model = _model(monkeypatch, sole)
     assert model.pile_pin is not None and model.pile_pin.index == 1
     rng = np.random.default_rng(11)
-    ref, _ = reference(_sole_log(), 0, 3, rng, SAMPLES, 10**6)
+    ref, _ = reference(sole_log(), 0, 3, rng, SAMPLES, 10**6)
     assert sum(ref.values()) == SAMPLES
     got: Counter = Counter()
     for _ in range(SAMPLES):
@@ -91,27 +60,9 @@ def test_sole_boxes_capped_are_sampled_exactly(sole, monkeypatch):
         got[(tuple(tuple(h) for h in hid[1:]), tuple(draw))] += 1
     places = [(i, s) for i in range(3) for s in range(8)]
     worst = min(
-        _p_value(ref, got, lambda key, i=i, s=s: (key[0] + (key[1],))[i][s]) for i, s in places
+        p_value(ref, got, lambda key, i=i, s=s: (key[0] + (key[1],))[i][s]) for i, s in places
     )
     assert worst * len(places) > ALPHA
-
-
-def _splits(pile: list[int], members: list[RestOfPile]) -> list[tuple]:
-    """Every split of ``pile`` among members of the given sizes (brute force)."""
-    out: list[tuple] = []
-
-    def rec(i: int, left: list[int], done: tuple) -> None:
-        if i == len(members):
-            if not any(left):
-                out.append(done)
-            return
-        for content in members[i].contents(left):
-            rest = [a - v for a, v in zip(left, content)]
-            if min(rest) >= 0:
-                rec(i + 1, rest, (*done, content))
-
-    rec(0, list(pile), ())
-    return out
 
 
 def test_a_split_counted_on_the_grid_equals_the_dict_count(monkeypatch):
@@ -130,7 +81,7 @@ def test_a_split_counted_on_the_grid_equals_the_dict_count(monkeypatch):
         split = PinnedPile(members, list(range(len(members))), pile)
         assert split.fits
         got[cells] = split
-    splits = _splits(pile, members)
+    splits = every_split(pile, members)
     weights = [math.exp(sum(m.contents(pile)[c] for m, c in zip(members, s))) for s in splits]
     for s, w in zip(splits, weights):
         by_dict, by_grid = (got[c].probability(s) for c in got)
@@ -157,13 +108,13 @@ def test_a_split_past_the_usual_steps_is_tried_wider_where_few_are_kept(wide, mo
         return
     assert model.pile_pin.index == 1 and model.pile_pin.places[-1] == -1
     rng = np.random.default_rng(12)
-    ref, _ = reference(_sole_log(), 0, 3, rng, SAMPLES, 10**6)
+    ref, _ = reference(sole_log(), 0, 3, rng, SAMPLES, 10**6)
     got: Counter = Counter()
     for _ in range(SAMPLES):
         hid, draw = model.sample(rng)[:2]
         got[(tuple(tuple(h) for h in hid[1:]), tuple(draw))] += 1
     places = [(i, s) for i in range(3) for s in range(8)]
     worst = min(
-        _p_value(ref, got, lambda key, i=i, s=s: (key[0] + (key[1],))[i][s]) for i, s in places
+        p_value(ref, got, lambda key, i=i, s=s: (key[0] + (key[1],))[i][s]) for i, s in places
     )
     assert worst * len(places) > ALPHA

@@ -1,0 +1,58 @@
+"""Small hand-made Cubirds logs and the checks the several-pile tests share (session 16)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from cardzoo.envs.cubirds.data import EV_BATCH, EV_CLOSE, EV_RESHUFFLE, EV_SOURCE
+from cardzoo.envs.cubirds.hidden_group import RestOfPile
+from scipy.stats import chi2_contingency
+
+
+def sole_log() -> list[tuple]:
+    """A hand-made 3-player log (seat 0's view): the source's unseen cards all go to seat 2
+    (one box, alone in that pile), then a reshuffle; seats 1 and 2 draw from the new pile, seat
+    2 reveals a count over both piles, and two cards of the new pile are left."""
+    z = (0,) * 5
+    return [
+        (EV_SOURCE, (2, 2, 2, *z)),
+        (EV_BATCH, 2, (0, 0, 4, *z)),  # hidden draws carry a size only: species are not read
+        (EV_BATCH, 0, (0, 1, 1, *z)),
+        (EV_RESHUFFLE, (1, 2, 1, 1, 2, 0, 0, 0)),
+        (EV_BATCH, 1, (0, 0, 3, *z)),
+        (EV_BATCH, 2, (0, 0, 1, *z)),
+        (EV_CLOSE, 2, 1, 1),
+        (EV_BATCH, 2, (0, 0, 1, *z)),
+    ]
+
+
+def p_value(a: Counter, b: Counter, read) -> float:
+    """A chi-square test of two samples on what ``read`` takes of each (1.0 if constant)."""
+    da: Counter = Counter()
+    db: Counter = Counter()
+    for key, c in a.items():
+        da[read(key)] += c
+    for key, c in b.items():
+        db[read(key)] += c
+    keys = sorted(set(da) | set(db))
+    if len(keys) < 2:
+        return 1.0
+    return chi2_contingency([[da[k] for k in keys], [db[k] for k in keys]])[1]
+
+
+def every_split(pile: list[int], members: list[RestOfPile]) -> list[tuple]:
+    """Every split of ``pile`` among members of the given sizes (brute force)."""
+    out: list[tuple] = []
+
+    def rec(i: int, left: list[int], done: tuple) -> None:
+        if i == len(members):
+            if not any(left):
+                out.append(done)
+            return
+        for content in members[i].contents(left):
+            rest = [a - v for a, v in zip(left, content)]
+            if min(rest) >= 0:
+                rec(i + 1, rest, (*done, content))
+
+    rec(0, list(pile), ())
+    return out
