@@ -62,6 +62,11 @@ several boxes there as one member, :mod:`.hidden_group`, session 14); the last p
 little is left of it, what is left one more member, and at one pile where the pilot keeps too
 few (``ONE_PILE_PIN``): that pile's condition then holds for every proposal. Else one seat's only
 box in an emptied pile is set to what the others left of it (``PIN_BOX``, :mod:`.hidden_pin`).
+Since session 16: a box drawn alone from an emptied pile is capped to that pile's cards
+(``CAP_SOLE_BOXES``); where no split fits and few proposals are kept, the split is tried with
+more steps (``WIDE_PILE_STEPS``); and where the last pile is not split, the seats drawing only
+from it and what is left of it are drawn last, together (``TAIL_KEPT``, :mod:`.hidden_tail`).
+The rejection step itself is in :mod:`.hidden_reject`.
 What was tried and not kept: ``docs/cubirds_determinize.md``.
 
 Face-down round-end discards: a round end ends every other seat's intervals with whatever they
@@ -188,8 +193,9 @@ SPECIES = range(NUM_SPECIES)
 #: not tried again. A function of the key alone, so a model from here samples like a fresh one.
 _BUILT: dict[tuple, tuple[bool, dict]] = {}
 BUILT_KEPT = 64
-_SHARED = tuple(
-    "limits seats joint joint_tried tilt log_h log_top closed spent pin pile_pin tail most_taken".split()
+_SHARED = (
+    *"limits seats joint joint_tried tilt log_h log_top closed spent".split(),
+    *"pin pile_pin tail most_taken".split(),
 )
 
 
