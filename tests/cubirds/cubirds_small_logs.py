@@ -56,3 +56,21 @@ def every_split(pile: list[int], members: list[RestOfPile]) -> list[tuple]:
 
     rec(0, list(pile), ())
     return out
+
+
+def worst_p_value(a: Counter, b: Counter) -> float:
+    """The smallest p-value of a chi-square test over every seat and species' hidden count and
+    every species' count left in the pile (3 players), Bonferroni-corrected."""
+    places = [(i, s) for i in range(3) for s in range(8)]
+    got = [p_value(a, b, lambda key, i=i, s=s: (key[0] + (key[1],))[i][s]) for i, s in places]
+    return min(got) * len(places)
+
+
+def sampled_worlds(model, rng, count: int) -> Counter:
+    """``count`` samples of a 3-player ``ExactModel`` (seat 0's view): the other seats' hidden
+    counts and the draw pile's, as ``reference`` keys them."""
+    got: Counter = Counter()
+    for _ in range(count):
+        hid, draw = model.sample(rng)[:2]
+        got[(tuple(tuple(h) for h in hid[1:]), tuple(draw))] += 1
+    return got

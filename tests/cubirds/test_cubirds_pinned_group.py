@@ -23,8 +23,8 @@ from cardzoo.envs.cubirds.hidden_exact import ExactModel
 from cardzoo.envs.cubirds.hidden_group import PinnedGroup
 from cardzoo.envs.cubirds.hidden_pin import PinnedBox
 from cubirds_posterior import reference
+from cubirds_small_logs import p_value, sampled_worlds, worst_p_value
 from cubirds_worlds import seat_chains
-from scipy.stats import chi2_contingency
 
 SAMPLES = 3000
 ALPHA = 1e-4
@@ -93,25 +93,11 @@ def test_a_group_draws_the_chain_given_its_content(monkeypatch):
     group_draws = Counter(tuple(map(tuple, group.sample(rng, list(u)))) for _ in range(SAMPLES))
     assert all(tuple(a + b for a, b in zip(r[0], r[1])) == tuple(u) for r in group_draws)
     worst = min(
-        _p_value(chain_draws, group_draws, lambda rows, box=box, s=s: rows[box][s])
+        p_value(chain_draws, group_draws, lambda rows, box=box, s=s: rows[box][s])
         for box in range(prog.n)
         for s in range(8)
     )
     assert share > 0.0 and worst > ALPHA / (8 * prog.n)
-
-
-def _p_value(a: Counter, b: Counter, read) -> float:
-    """A chi-square test of two samples on what ``read`` takes of each (1.0 if constant)."""
-    da: Counter = Counter()
-    db: Counter = Counter()
-    for key, c in a.items():
-        da[read(key)] += c
-    for key, c in b.items():
-        db[read(key)] += c
-    keys = sorted(set(da) | set(db))
-    if len(keys) < 2:
-        return 1.0
-    return chi2_contingency([[da[k] for k in keys], [db[k] for k in keys]])[1]
 
 
 def _group_log(last_drawn: bool) -> list[tuple]:
@@ -147,14 +133,6 @@ def _group_log(last_drawn: bool) -> list[tuple]:
     return first + last
 
 
-def _worst_p_value(a: Counter, b: Counter) -> float:
-    """The smallest p-value of a chi-square test over every seat and species' hidden count and
-    every species' count left in the pile, Bonferroni-corrected."""
-    places = [(i, s) for i in range(3) for s in range(8)]
-    got = [_p_value(a, b, lambda key, i=i, s=s: (key[0] + (key[1],))[i][s]) for i, s in places]
-    return min(got) * len(places)
-
-
 @pytest.mark.parametrize(("last_drawn", "groups"), [(False, True), (True, True), (False, False)])
 def test_piles_pinned_with_groups_are_sampled_exactly(last_drawn, groups, monkeypatch):
     # The chains with the rejection step, the pile pinned whole with a seat's two boxes as one
@@ -173,11 +151,7 @@ def test_piles_pinned_with_groups_are_sampled_exactly(last_drawn, groups, monkey
     assert (pinned is not None) == groups
     if groups:
         assert any(isinstance(p, PinnedGroup) for p in pinned.pins)
-    got: Counter = Counter()
-    for _ in range(SAMPLES):
-        hid, draw = model.sample(rng)[:2]
-        got[(tuple(tuple(h) for h in hid[1:]), tuple(draw))] += 1
-    assert _worst_p_value(ref, got) > ALPHA
+    assert worst_p_value(ref, sampled_worlds(model, rng, SAMPLES)) > ALPHA
 
 
 def _one_pile_log() -> list[tuple]:
@@ -209,8 +183,4 @@ def test_one_pile_split_with_what_is_left_is_sampled_exactly(pinned, monkeypatch
     assert (model.seats is not None) == pinned
     if pinned:
         assert model.pile_pin is not None and model.pile_pin.places[-1] == -1
-    got: Counter = Counter()
-    for _ in range(SAMPLES):
-        hid, draw = model.sample(rng)[:2]
-        got[(tuple(tuple(h) for h in hid[1:]), tuple(draw))] += 1
-    assert _worst_p_value(ref, got) > ALPHA
+    assert worst_p_value(ref, sampled_worlds(model, rng, SAMPLES)) > ALPHA

@@ -17,7 +17,7 @@ from cardzoo.envs.cubirds.hidden_exact import ExactModel
 from cardzoo.envs.cubirds.hidden_group import RestOfPile
 from cardzoo.envs.cubirds.hidden_pin import PinnedPile
 from cubirds_posterior import reference
-from cubirds_small_logs import every_split, p_value, sole_log
+from cubirds_small_logs import every_split, sampled_worlds, sole_log, worst_p_value
 
 SAMPLES = 3000
 ALPHA = 1e-4
@@ -54,15 +54,8 @@ def test_sole_boxes_capped_are_sampled_exactly(sole, monkeypatch):
     rng = np.random.default_rng(11)
     ref, _ = reference(sole_log(), 0, 3, rng, SAMPLES, 10**6)
     assert sum(ref.values()) == SAMPLES
-    got: Counter = Counter()
-    for _ in range(SAMPLES):
-        hid, draw = model.sample(rng)[:2]
-        got[(tuple(tuple(h) for h in hid[1:]), tuple(draw))] += 1
-    places = [(i, s) for i in range(3) for s in range(8)]
-    worst = min(
-        p_value(ref, got, lambda key, i=i, s=s: (key[0] + (key[1],))[i][s]) for i, s in places
-    )
-    assert worst * len(places) > ALPHA
+    got = sampled_worlds(model, rng, SAMPLES)
+    assert worst_p_value(ref, got) > ALPHA
 
 
 def test_a_split_counted_on_the_grid_equals_the_dict_count(monkeypatch):
@@ -109,12 +102,5 @@ def test_a_split_past_the_usual_steps_is_tried_wider_where_few_are_kept(wide, mo
     assert model.pile_pin.index == 1 and model.pile_pin.places[-1] == -1
     rng = np.random.default_rng(12)
     ref, _ = reference(sole_log(), 0, 3, rng, SAMPLES, 10**6)
-    got: Counter = Counter()
-    for _ in range(SAMPLES):
-        hid, draw = model.sample(rng)[:2]
-        got[(tuple(tuple(h) for h in hid[1:]), tuple(draw))] += 1
-    places = [(i, s) for i in range(3) for s in range(8)]
-    worst = min(
-        p_value(ref, got, lambda key, i=i, s=s: (key[0] + (key[1],))[i][s]) for i, s in places
-    )
-    assert worst * len(places) > ALPHA
+    got = sampled_worlds(model, rng, SAMPLES)
+    assert worst_p_value(ref, got) > ALPHA
