@@ -10,6 +10,17 @@ later calls there). Prints mean / p50 / p99 / max milliseconds of process CPU ti
 The same games as ``cardzoo bench``'s positions for the same ``--seed`` (``game_moves``); one
 numpy generator for every call, as a search agent passes its own. The hash seed changes timings
 noticeably (set PYTHONHASHSEED when comparing two versions of the code).
+
+``--set MODULE.NAME=VALUE`` changes a setting first (``MODULE`` under ``cardzoo.envs``, e.g.
+``--set cubirds.hidden_exact.REJECT_TRIES=200``), to compare settings in one version.
+
+Where the machine's speed drifts (consecutive runs of the same code 10-30 % apart), count
+instructions instead of time: valgrind's counts repeat exactly for one ``PYTHONHASHSEED``. The
+instructions of the calls are a run's total less that of ``--no-calls`` (the same games played
+without calling ``determinize``); ``--repeat K`` less ``--repeat 0`` gives the later calls'::
+
+    PYTHONHASHSEED=0 valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+        python tools/det_along.py cubirds 5 --games 2 --no-calls
 """
 
 from __future__ import annotations
@@ -33,6 +44,20 @@ def _value(text: str) -> object:
     return {"True": True, "False": False}.get(text, text)
 
 
+def _apply_setting(item: str) -> None:
+    """``MODULE.NAME=VALUE``: set ``NAME`` of ``cardzoo.envs.MODULE`` (which must have it) to
+    ``VALUE``, read as the setting's own type."""
+    path, _, text = item.partition("=")
+    module_name, _, name = path.rpartition(".")
+    module = importlib.import_module(f"cardzoo.envs.{module_name}")
+    if not text or not hasattr(module, name):
+        raise SystemExit(f"--set {item!r}: expected MODULE.NAME=VALUE with an existing NAME")
+    old = getattr(module, name)
+    value = _value(text)
+    setattr(module, name, type(old)(value) if isinstance(old, (int, float)) else value)
+    print(f"set cardzoo.envs.{module_name}.{name} = {getattr(module, name)!r} (was {old!r})")
+
+
 def _summary(label: str, seconds: list[float]) -> str:
     t = np.array(seconds) * 1e3
     return (
@@ -50,12 +75,20 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=0, help="more calls at each position")
     parser.add_argument("--sort", default="cumulative", help="the profile's order (pstats)")
     parser.add_argument("--opt", action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="MODULE.NAME=VALUE", help="a setting"
+    )
+    parser.add_argument(
+        "--no-calls", action="store_true", help="play the games only (a baseline to subtract)"
+    )
     parser.add_argument("--profile", action="store_true", help="cProfile of the first calls")
     parser.add_argument(
         "--profile-repeat", action="store_true", help="cProfile of the repeated calls instead"
     )
     args = parser.parse_args()
     spec = importlib.import_module(f"cardzoo.envs.{args.game}_v0").GAME
+    for item in args.set:
+        _apply_setting(item)
     options = {key: _value(v) for key, v in (kv.split("=", 1) for kv in args.opt)}
     config = spec.make_config(num_players=args.players, **options)
     rng = np.random.default_rng(0)
@@ -68,6 +101,9 @@ def main() -> None:
     for game, moves in enumerate(game_moves(spec.state_cls, config, args.games, args.seed)):
         state = spec.state_cls(config, seed=args.seed + game)
         for move in moves:
+            if args.no_calls:
+                state.apply_id(move)
+                continue
             player = state.current_player
             if profile_first:
                 profile_first.enable()
@@ -86,6 +122,8 @@ def main() -> None:
                 profile_again.disable()
             state.apply_id(move)
     print(f"{args.game} {args.players}p {options} games={args.games} seed={args.seed}")
+    if args.no_calls:
+        return
     print(_summary("first call at each position", first))
     if again:
         print(_summary(f"{args.repeat} more calls at each position", again))

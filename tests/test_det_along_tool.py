@@ -1,0 +1,37 @@
+"""``tools/det_along.py``, the measuring tool the determinize notes cite: it runs, ``--set``
+changes a setting (and refuses one that does not exist), and ``--no-calls`` plays the same
+games without calling ``determinize`` (the baseline for instruction counts)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+TOOL = Path(__file__).resolve().parents[1] / "tools" / "det_along.py"
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(TOOL), "beasty_bar", "2", "--games", "1", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_the_tool_times_calls_and_sets_a_setting():
+    done = _run("--repeat", "2", "--set", "cubirds.hidden_exact.REJECT_TRIES=300")
+    assert done.returncode == 0, done.stderr
+    assert "set cardzoo.envs.cubirds.hidden_exact.REJECT_TRIES = 300" in done.stdout
+    assert "first call at each position: calls=" in done.stdout
+    assert "2 more calls at each position" in done.stdout
+
+
+def test_no_calls_plays_the_games_only_and_a_missing_setting_is_refused():
+    done = _run("--no-calls")
+    assert done.returncode == 0, done.stderr
+    assert "first call" not in done.stdout
+    bad = _run("--set", "cubirds.hidden_exact.NO_SUCH_SETTING=1")
+    assert bad.returncode != 0
+    assert "NO_SUCH_SETTING" in bad.stderr
