@@ -43,7 +43,9 @@ from cardzoo.envs.cubirds.hidden_pin import (
 )
 
 #: Steps of a group's forward pass (ways into its states) before it gives up: the pile is then
-#: not pinned whole. The bench's costliest four-player position needs about 66,000.
+#: not pinned whole. The bench's costliest four-player position needs about 66,000. Since
+#: session 17 the limit is shared by the groups of one pile (``choose_pile``): before, each had
+#: its own, and a pile of three or four large groups took up to 0.4 s to be given up.
 GROUP_STEPS = 150_000
 
 _MASK = (1 << (_BITS - 1)) - 1
@@ -55,10 +57,13 @@ class GroupTooLarge(Exception):
 
 class PinnedGroup:
     """``chain``'s boxes ``boxes`` (in the seat's order, all in one pile holding ``pile``),
-    pinned together to what they hold in all. Raises :class:`GroupTooLarge` past
-    ``GROUP_STEPS``."""
+    pinned together to what they hold in all. Raises :class:`GroupTooLarge` past ``most``
+    steps (``GROUP_STEPS`` if None); ``steps``: the steps its forward pass took."""
 
-    def __init__(self, chain: SeatChain, boxes: list[int], pile: list[int]) -> None:
+    def __init__(
+        self, chain: SeatChain, boxes: list[int], pile: list[int], most: int | None = None
+    ) -> None:
+        most = GROUP_STEPS if most is None else most
         self.chain = chain
         n = chain.n
         self.in_group = in_group = [False] * n
@@ -96,9 +101,10 @@ class PinnedGroup:
                         if after & _GUARD == _GUARD:
                             new = (kid, after)
                             nxt[new] = get(new, 0.0) + aw * sw
-                if steps > GROUP_STEPS:
+                if steps > most:
                     raise GroupTooLarge
             alpha = nxt
+        self.steps = steps
         #: Per content ``u`` (what the boxes hold in all), the weight ``Z(u)``.
         self.weight: dict[tuple, float] = {}
         for (_, left), a in alpha.items():
@@ -321,12 +327,7 @@ def choose_pile(
         ranked.append(last)
     for j in ranked:
         try:
-            pins = [
-                PinnedBox(seats[i][1], ks[0])
-                if len(ks) == 1
-                else PinnedGroup(seats[i][1], ks, avail[j])
-                for i, ks in members[j]
-            ]
+            pins = pin_members(seats, members[j], avail[j])
         except GroupTooLarge:
             continue
         places = [i for i, _ in members[j]]
@@ -338,3 +339,21 @@ def choose_pile(
         if pile.fits:
             return pile
     return None
+
+
+def pin_members(
+    seats: list[tuple[list[int], SeatChain]], members: list[tuple[int, list[int]]], pile: list[int]
+) -> list:
+    """The members of a pile's split: per seat its single box there (:class:`.hidden_pin.
+    PinnedBox`) or its boxes together (:class:`PinnedGroup`). The groups share one limit of
+    ``GROUP_STEPS`` steps (GroupTooLarge past it)."""
+    left = GROUP_STEPS
+    pins: list = []
+    for i, ks in members:
+        if len(ks) == 1:
+            pins.append(PinnedBox(seats[i][1], ks[0]))
+            continue
+        group = PinnedGroup(seats[i][1], ks, pile, left)
+        left -= group.steps
+        pins.append(group)
+    return pins

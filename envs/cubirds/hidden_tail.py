@@ -29,10 +29,9 @@ import math
 import numpy as np
 from cardzoo.envs.cubirds import hidden_group, hidden_pin
 from cardzoo.envs.cubirds.hidden_chain import SeatChain
-from cardzoo.envs.cubirds.hidden_group import GroupTooLarge, PinnedGroup, RestOfPile
+from cardzoo.envs.cubirds.hidden_group import GroupTooLarge, RestOfPile, pin_members
 from cardzoo.envs.cubirds.hidden_pin import (
     _GUARD,
-    PinnedBox,
     _listed,
     _pack,
     _radix,
@@ -107,18 +106,17 @@ def choose_tail(
     what_is_left = RestOfPile(rest, pile, pile)
     if rest <= 0 or what_is_left.count() > hidden_group.REST_CONTENTS:
         return None
-    pins: list = []
-    places: list[int] = []
-    for i, (boxes, prog) in enumerate(seats):
-        if i in busy or not prog.total > 0.0 or any(box_pile[g] != last for g in boxes):
-            continue
-        try:
-            ks = list(range(len(boxes)))
-            pins.append(PinnedBox(prog, 0) if len(ks) == 1 else PinnedGroup(prog, ks, pile))
-        except GroupTooLarge:
-            return None
-        places.append(i)
-    if not pins:
+    members = [
+        (i, list(range(len(boxes))))
+        for i, (boxes, prog) in enumerate(seats)
+        if i not in busy and prog.total > 0.0 and all(box_pile[g] == last for g in boxes)
+    ]
+    if not members:
         return None
+    try:
+        pins = pin_members(seats, members, pile)
+    except GroupTooLarge:
+        return None
+    places = [i for i, _ in members]
     tail = PileTail([*pins, what_is_left], [*places, -1], pile, most or hidden_pin.PILE_STEPS)
     return tail if tail.fits else None

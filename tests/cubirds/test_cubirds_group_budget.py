@@ -1,0 +1,58 @@
+"""The groups of one pile share one limit of steps (``hidden_group.GROUP_STEPS``, session 17):
+``pin_members`` gives each group what the earlier ones left, so giving up a pile of several
+large groups costs at most that many steps (before, each group had its own: at a five-player
+position, seeded game 3 after 82 decisions, four groups took about 0.9 s before the pile was
+given up). The piles that fit are the same: along seeded games the samples did not change
+(measured at 2 to 5 players, see docs/cubirds_determinize.md)."""
+
+from __future__ import annotations
+
+import pytest
+from cardzoo.envs.cubirds import hidden_exact, hidden_group
+from cardzoo.envs.cubirds.hidden_group import GroupTooLarge, PinnedGroup, pin_members
+from cardzoo.envs.cubirds.hidden_pin import PinnedBox
+from cubirds_worlds import seat_chains
+
+#: A pile that bounds nothing (each species' count stays under the packing's 32).
+LOOSE = [30] * 8
+
+
+def _two_groups(monkeypatch) -> tuple[list, list]:
+    """Two seats' chains with at least two boxes, as seats of ``pin_members``, and their
+    members: seat 0's first two boxes, seat 1's first two boxes."""
+    monkeypatch.setattr(hidden_exact, "MULTI_PILE_SEATS", 2)
+    progs = [p for p in seat_chains(range(40, 56)) if p.n >= 2][:2]
+    assert len(progs) == 2
+    seats = [(list(range(p.n)), p) for p in progs]
+    return seats, [(0, [0, 1]), (1, [0, 1])]
+
+
+def test_a_group_gives_up_past_its_own_limit_and_counts_its_steps():
+    prog = next(p for p in seat_chains(range(40, 56)) if p.n >= 2)
+    group = PinnedGroup(prog, [0, 1], LOOSE)
+    assert group.steps > 0
+    assert PinnedGroup(prog, [0, 1], LOOSE, group.steps).weight == group.weight
+    with pytest.raises(GroupTooLarge):
+        PinnedGroup(prog, [0, 1], LOOSE, group.steps - 1)
+
+
+def test_the_groups_of_one_pile_share_the_limit(monkeypatch):
+    seats, members = _two_groups(monkeypatch)
+    first = PinnedGroup(seats[0][1], [0, 1], LOOSE)
+    second = PinnedGroup(seats[1][1], [0, 1], LOOSE)
+    both = first.steps + second.steps
+    monkeypatch.setattr(hidden_group, "GROUP_STEPS", both)
+    pins = pin_members(seats, members, LOOSE)
+    assert [p.weight for p in pins] == [first.weight, second.weight]
+    # Each group alone fits in one step less than both together, but not the two of them.
+    monkeypatch.setattr(hidden_group, "GROUP_STEPS", both - 1)
+    assert max(first.steps, second.steps) <= both - 1
+    with pytest.raises(GroupTooLarge):
+        pin_members(seats, members, LOOSE)
+
+
+def test_single_boxes_are_pinned_boxes_and_take_nothing_from_the_limit(monkeypatch):
+    seats, _ = _two_groups(monkeypatch)
+    monkeypatch.setattr(hidden_group, "GROUP_STEPS", 0)
+    pins = pin_members(seats, [(0, [1]), (1, [0])], LOOSE)
+    assert all(isinstance(p, PinnedBox) for p in pins)
