@@ -182,12 +182,19 @@ class Programme:
         #: Per species, the weight of ``v`` cards of it in one class: ``tilt**v / v!``.
         self.weights = [[t**v * _INV_FACT[v] for v in range(top)] for t in tilt]
         self.tables: list[dict] | None = None
+        self._partial: list[dict] | None = None  # the tables so far, kept for another build
 
     def build(self, max_states: int = MAX_STATES, max_options: int = MAX_OPTIONS) -> bool:
-        """Count; False when the programme would exceed its limits. ``self.total``: the count."""
-        self.order = self._order()
-        self._levels()
-        self.tables = [{} for _ in SPECIES]
+        """Count; False when the programme would exceed its limits. ``self.total``: the count.
+
+        After a build that exceeded its limits, ``build`` again goes on from the states it
+        counted (each kept only once all its choices were counted, so it is exact), and the
+        limits bound the states and steps still to count."""
+        if self._partial is None:
+            self.order = self._order()
+            self._levels()
+            self._partial = [{} for _ in SPECIES]
+        self.tables = self._partial
         self._budget = [max_states, max_options]
         caps0 = tuple(sum(self.box_size[b] for b in mem) for mem in self.classes[0])
         try:

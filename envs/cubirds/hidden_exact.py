@@ -62,12 +62,10 @@ several boxes there as one member, :mod:`.hidden_group`, session 14); the last p
 little is left of it, what is left one more member, and at one pile where the pilot keeps too
 few (``ONE_PILE_PIN``): that pile's condition then holds for every proposal. Else one seat's only
 box in an emptied pile is set to what the others left of it (``PIN_BOX``, :mod:`.hidden_pin`).
-Since session 16: a box drawn alone from an emptied pile is capped to that pile's cards
-(``CAP_SOLE_BOXES``); where no split fits and few proposals are kept, the split is tried with
-more steps (``WIDE_PILE_STEPS``); and where the last pile is not split, the seats drawing only
-from it and what is left of it are drawn last, together (``TAIL_KEPT``, :mod:`.hidden_tail`).
-The rejection step itself is in :mod:`.hidden_reject`.
-What was tried and not kept: ``docs/cubirds_determinize.md``.
+Since session 16: boxes alone in an emptied pile capped (``CAP_SOLE_BOXES``), wider splits
+where few are kept (``WIDE_PILE_STEPS``), the last pile's tail drawn last (``TAIL_KEPT``,
+:mod:`.hidden_tail`); the rejection step is in :mod:`.hidden_reject`. What was tried and not
+kept: ``docs/cubirds_determinize.md``.
 
 Face-down round-end discards: a round end ends every other seat's intervals with whatever they
 hold (they stay open: their cards weigh like any open card) and the next hand starts fresh ones;
@@ -119,12 +117,8 @@ from cardzoo.envs.cubirds.hidden_count import (
 from cardzoo.envs.cubirds.hidden_reject import Rejection
 
 #: Rejection rounds before the joint programme (if it fits) or the inexact replay is used
-#: instead. 2,000 since session 17 (200 before): where a pilot keeps at least ``RARE_KEPT`` of
-#: ``RARE_DRAWS`` proposals (1.6 %), a call gives up with probability under 1e-14. Along seeded
-#: random games (a first call and 5 more per decision), calls that gave up and replayed: 4
-#: players seeds 0-5, 9 -> 0 of 5,940; 5 players seeds 0-2, 9 -> 0 of 2,550, seeds 3-8, 15 -> 0
-#: of 5,436; mean costs within the noise of alternating runs (the calls that gave up now draw
-#: about 50 more proposals instead of a replay).
+#: instead: 2,000 since session 17 (200 before; where the pilot keeps 1.6 %, a call gives up
+#: with probability under 1e-14; measured in docs/cubirds_determinize.md).
 REJECT_TRIES = 2000
 #: Proposals of the pilot run that measures how many the rejection step keeps; below this share
 #: the joint programme is tried first.
@@ -363,6 +357,7 @@ class ExactModel(Rejection):
             self.__dict__.update(got[1])
             return got[0]
         ok = self._build(max_states, max_options)
+        self._partial_joint = (None, 0.0)  # (its tables are not needed after the build)
         _BUILT[key] = (ok, {name: getattr(self, name) for name in _SHARED if hasattr(self, name)})
         if len(_BUILT) > BUILT_KEPT:
             del _BUILT[next(iter(_BUILT))]
@@ -417,6 +412,7 @@ class ExactModel(Rejection):
         self.seats: list[tuple[list[int], Programme]] | None = None
         self.joint: Programme | None = None
         self.joint_tried = False
+        self._partial_joint: tuple[Programme | None, float] = (None, 0.0)
         if len(self.piles) > 1:
             return self._build_several()
         seats = self.box_size[-1] > 0 and self._build_seats()
@@ -471,7 +467,8 @@ class ExactModel(Rejection):
             and self._classes() <= RARE_CLASSES
             and not self._keeps_enough(RARE_DRAWS, RARE_KEPT)
         ):
-            # The rejection keeps too few: the joint programme again, with larger limits.
+            # The rejection keeps too few: the joint programme again, with larger limits (it
+            # goes on from what it counted within the smaller ones).
             if self._build_joint(RARE_JOINT_SHARE):
                 self.seats = None
         return True
@@ -497,12 +494,18 @@ class ExactModel(Rejection):
         return len({(j, *lab) for j, lab in zip(self.box_pile, self.box_label)})
 
     def _build_joint(self, share: float = 1) -> bool:
-        """One programme over every box, the piles' contents as conditions (at most ``share``
-        of the limits; tried once)."""
+        """One programme over every box, the piles' contents as conditions, within ``share`` of
+        the limits in all (one past a smaller share goes on from what it counted)."""
         self.joint_tried = True
-        joint = Programme(self.box_size, self.box_pile, self.box_label, self.iv_req, self.avail)
-        if not joint.build(*(int(limit * share) for limit in self.limits)):
+        joint, spent = self._partial_joint
+        if joint is None:
+            joint = Programme(self.box_size, self.box_pile, self.box_label, self.iv_req, self.avail)
+        if share <= spent:
             return False
+        if not joint.build(*(int(limit * (share - spent)) for limit in self.limits)):
+            self._partial_joint = (joint, share)
+            return False
+        self._partial_joint = (None, 0.0)
         if not joint.total > 0.0:
             raise ValueError("no world agrees with the log")
         self.joint = joint
