@@ -134,6 +134,10 @@ JOINT_CLASSES = 6
 #: Several piles: the joint programme's share of the limits (2: calls not exact along 6 games 5.0
 #: -> 3.4 % at 4 players, 9.9 -> 5.4 % at 5; mean along 8 games at 5 players +10 %; session 8).
 MULTI_JOINT_SHARE = 2.0
+#: ... and it is tried only with at most this many classes of boxes (session 17: along 6 seeded
+#: games, of those with more, 0 of 21 fitted at 4 players and 0 of 4 at 5; at 13, a position
+#: with 15 that fitted went to the chains, and its later calls cost more).
+MULTI_JOINT_CLASSES = 15
 #: Several piles, where the joint programme exceeded its limits: if a pilot run (fixed seed) of
 #: ``RARE_DRAWS`` proposals of the rejection step keeps fewer than ``RARE_KEPT``, the joint
 #: programme is tried again with ``RARE_JOINT_SHARE`` times the limits, unless it has more than
@@ -384,6 +388,7 @@ class ExactModel(Rejection):
             JOINT_CLASSES,
             JOINT_SHARE,
             MULTI_JOINT_SHARE,
+            MULTI_JOINT_CLASSES,
             MULTI_PILE_SEATS,
             PILE_TILT,
             PIN_BOX,
@@ -440,7 +445,8 @@ class ExactModel(Rejection):
     def _build_several(self) -> bool:
         """Several piles: the joint programme when it fits, else the chains with the rejection
         step (each pile drawn to its end must come out exactly)."""
-        if MULTI_PILE_SEATS < 2 and self._build_joint(MULTI_JOINT_SHARE):
+        small = MULTI_PILE_SEATS == 0 or self._classes() <= MULTI_JOINT_CLASSES
+        if MULTI_PILE_SEATS < 2 and small and self._build_joint(MULTI_JOINT_SHARE):
             return True
         if not (MULTI_PILE_SEATS > 0 and self._build_seats()):
             return False
