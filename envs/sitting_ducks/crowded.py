@@ -55,7 +55,8 @@ player positions one and two reshuffles in, every way of drawing the hands now).
 whose partial ways pass ``MAX_WAYS`` in one step (a memory guard) is declined (``NotCovered``)
 and served by the replay (``sampling.py``), as is one where the hands now by rejection accept
 too rarely (``reshuffled.MIN_ACCEPTANCE``, 1/1024 since session 11, 1/4096 since session 12:
-mostly when the draw pile is nearly empty). On by
+mostly when the draw pile is nearly empty) both plainly and tilted (``tilted.py``, since
+session 18). On by
 default (``reshuffled.CROWDED``). Measured at every decision after a reshuffle of three seeded
 random games each (seeds 1000-1002; points: two games; the seats' memos carried along as in
 a real game; CPU time): with ``MAX_WAYS`` = 300,000 it covers 5p 359/370, 6p 379/418, 6p
@@ -536,7 +537,9 @@ def _still_alive(kept: tuple | None, seats: list[_Seat], b: int, was: list, aliv
     return prev[keep], alpha[keep] / total, scale + log(total)
 
 
-def last_splits(split: _Split, keys: list[int], advance, memo: dict | None = None) -> tuple | None:
+def last_splits(
+    split: _Split, keys: list[int], advance, memo: dict | None = None, tilt=None
+) -> tuple | None:
     """The record summed up to the last reshuffle under ``keys`` (each seat's forced-discard
     masks); None if no world explains it. Returns ``("staged", levels, final weights, log
     scale)`` (``Staged``) where the last step with the hands now fits in ``MAX_HAND_WAYS``,
@@ -544,20 +547,20 @@ def last_splits(split: _Split, keys: list[int], advance, memo: dict | None = Non
     (``Swept``, the hands now by rejection). Where the seats were summed in another order
     than ``split.others``'s (:func:`retry_order`), one more element: that order (their places
     in ``split.others``), in which ``Staged`` and ``Swept`` list them. NotCovered past
-    ``MAX_WAYS`` in both orders."""
+    ``MAX_WAYS`` in both orders. ``tilt``: the hands now drawn tilted (``now.py``)."""
     try:
         seats = [_Seat(split, q, key, advance, memo) for q, key in zip(split.others, keys)]
     except _Impossible:
         return None
     try:
-        return _summed(split, seats, split.others, keys, memo)
+        return _summed(split, seats, split.others, keys, memo, tilt=tilt)
     except NotCovered:
         order = retry_order(seats)
         if order == sorted(order):
             raise
     seats = [seats[i] for i in order]
     others = [split.others[i] for i in order]
-    found = _summed(split, seats, others, [keys[i] for i in order], memo, tuple(order))
+    found = _summed(split, seats, others, [keys[i] for i in order], memo, tuple(order), tilt)
     return None if found is None else (*found, tuple(order))
 
 
@@ -574,7 +577,9 @@ def retry_order(seats: list[_Seat]) -> list[int]:
     return sorted(range(len(seats)), key=lambda i: (spread[i], i))
 
 
-def _summed(split: _Split, seats: list[_Seat], others, keys, memo, order=None) -> tuple | None:
+def _summed(
+    split: _Split, seats: list[_Seat], others, keys, memo, order=None, tilt=None
+) -> tuple | None:
     """``last_splits`` with the seats (``others``, ``keys``) summed in this order (``order``:
     their places in ``split.others``, None when the same)."""
     found = _closed_splits(split, seats, keys, memo, order)
@@ -582,7 +587,7 @@ def _summed(split: _Split, seats: list[_Seat], others, keys, memo, order=None) -
         return None
     prev, alpha, closed = found
     scale = closed + sum(seat.scale for seat in seats) + sum(s.last_scale for s in seats)
-    if MAX_HAND_WAYS:  # the last reshuffle's split and the hands now in one sweep
+    if MAX_HAND_WAYS and tilt is None:  # the last reshuffle's split and the hands now in one sweep
         try:
             levels, final, more = _staged(seats, prev, alpha, split.pools[-1], split.unseen)
             return None if more == float("-inf") else ("staged", levels, final, scale + more)
@@ -590,7 +595,7 @@ def _summed(split: _Split, seats: list[_Seat], others, keys, memo, order=None) -
             pass
     unseen = np.array(split.unseen, dtype=float)
     lasts = [
-        now.LastStep(s.last, split.final[q], unseen, s.live, len(s.rows[-1]))
+        now.LastStep(s.last, split.final[q], unseen, s.live, len(s.rows[-1]), tilt)
         for s, q in zip(seats, others)
     ]
     now.link(lasts)  # one kept array for the seats: a batch draws every seat's hand at once

@@ -20,6 +20,13 @@ ways to deal the dealt seats' cards, ``(|U| - n_D)_(n_T)`` (``log_deal``), so th
 times the acceptance is exactly the target times a constant: the accepted sample is exact. A
 seat is dealt where a uniformly dealt hand would be accepted at least ``DEALT_AT_LEAST`` of the
 time (``norm >= DEALT_AT_LEAST * top * (|U|)_m``).
+
+*Tilted* (``tilt``: a log weight ``t_k <= 0`` per kind, ``tilted.py``): every seat is drawn,
+from ``B(G, .) * (U)_H * exp(t . H)``, and the drawn hands are accepted with the chance above
+times ``exp(t . (U - s))`` (at most 1, as ``t <= 0`` and ``s <= U``): the proposal times the
+acceptance is again the target times a constant. A tilt that makes the kinds scarce in ``U``
+rarer in the drawn hands makes them fit together far more often where the draw pile is
+nearly empty (the hands now nearly a split of ``U``).
 """
 
 from __future__ import annotations
@@ -81,6 +88,7 @@ class LastStep:
         "_slot",
         "_kept",
         "_lists",
+        "tilt",
     )
 
     def __init__(
@@ -90,12 +98,16 @@ class LastStep:
         unseen: np.ndarray,
         live: np.ndarray | None = None,
         rows: int = 0,
+        tilt: np.ndarray | None = None,
     ) -> None:
         table = _HANDS[size]
         # Only the per-row totals are needed for every row: ``B * (U)_H`` is summed as one
         # matrix-vector product and made in full only for the rows drawn from (``_add``).
         self.b = b
         self.falling = _falling(unseen, size)
+        self.tilt = tilt
+        if tilt is not None:  # (a new array: ``_falling``'s answers are shared)
+            self.falling = self.falling * np.exp(table.counts @ tilt)
         self.size = size
         norm = b @ self.falling
         top = (b / table.orders).max(axis=1) if len(b) else np.zeros(0)
@@ -108,7 +120,7 @@ class LastStep:
         deals = float(np.prod(unseen.sum() - np.arange(size)))  # (|U|)_m ordered deals
         self.safe = np.where(top > 0, top, 1.0)
         at_least = DEALT_AT_LEAST * (1.0 - TIE_SLACK) * deals
-        self.dealt = (top > 0) & (self.norm >= at_least * self.safe)
+        self.dealt = (top > 0) & (self.norm >= at_least * self.safe) & (tilt is None)
         self.bound = np.where(self.dealt, top, self.norm)
         # The rows drawn from so far, in one sorted array shared by the seats (``link``; a
         # seat alone gets its own on first use: most are never drawn from).
@@ -358,6 +370,9 @@ def propose_one(lasts: list[LastStep], rows: list[int], unseen: list[int], log_f
     for k in range(NUM_KINDS):
         if s[k]:
             log_p += log_falling[k][min(s[k], MAX_TAKEN)]
+    tilt = lasts[0].tilt
+    if tilt is not None:
+        log_p += sum(t * (c - x) for t, c, x in zip(tilt.tolist(), unseen, s) if t)
     if u.pop() >= exp(log_p):
         return None
     left = [c - t for c, t in zip(unseen, s)]
@@ -391,6 +406,8 @@ def propose_many(
     # Dealt seats' hands come below; only the drawn ones are drawn from their rows.
     dealt, ids, s, own = _drawn_hands(lasts, rows, u, log_falling)
     log_p = log_falling[_KINDS, s].sum(axis=1) - own  # (s: at most MAX_TAKEN, 4 bits)
+    if lasts[0].tilt is not None:  # every seat drawn (``dealt`` is None)
+        log_p += (unseen[None, :] - s) @ lasts[0].tilt
     accepted = u[:, m] < np.exp(log_p)
     if dealt is None:
         if first and accepted.any():

@@ -45,8 +45,9 @@ millions of splits: there ``crowded.py`` (the default,
 ``CROWDED``) builds only the splits the record allows and the chain's non-zero steps, sweeps
 the last reshuffle's split keeping only what is left of it, and the hands now come by the
 rejection above (a position where a fixed trial of ``TRIAL`` proposals accepts under
-``MIN_ACCEPTANCE``, or past ``crowded.MAX_WAYS``, goes to the replay; the trial's first
-``TRIAL_PARTS[0]`` proposals usually decide it alone).
+``MIN_ACCEPTANCE`` is tried again with the hands now drawn tilted, ``tilted.py``, since
+session 18; one where that too accepts too rarely, or past ``crowded.MAX_WAYS``, goes to
+the replay; the trial's first ``TRIAL_PARTS[0]`` proposals usually decide it alone).
 
 Kept per record (``walks.py``) and extended by the turns played since: the record cut at the
 reshuffles (``split.py``), each seat's walk through the first pile and through the current one
@@ -65,7 +66,7 @@ from math import exp, log
 from typing import TYPE_CHECKING
 
 import numpy as np
-from cardzoo.envs.sitting_ducks import crowded, now, walks, ways
+from cardzoo.envs.sitting_ducks import crowded, now, tilted, walks, ways
 from cardzoo.envs.sitting_ducks.crowded import NotCovered, last_splits
 from cardzoo.envs.sitting_ducks.data import MAX_ACTION_CARDS, NUM_KINDS
 from cardzoo.envs.sitting_ducks.exact import _HANDS
@@ -375,9 +376,9 @@ def _last_reshuffle(state: State, player: int, split: _Split, keyed: list[tuple]
     return {keys: _crowded(split, keys, memo) for keys in dict.fromkeys(keyed)}, keyed, True
 
 
-def _crowded(split: _Split, keys: tuple[int, ...], memo: dict) -> tuple | None:
-    """Only the splits the record allows (``crowded.py``)."""
-    return last_splits(split, list(keys), advance, memo)
+def _crowded(split: _Split, keys: tuple[int, ...], memo: dict, tilt=None) -> tuple | None:
+    """Only the splits the record allows (``crowded.py``; ``tilt``: ``tilted.py``)."""
+    return last_splits(split, list(keys), advance, memo, tilt)
 
 
 def _same_masks(split: _Split, keyed: list[tuple]) -> list[tuple]:
@@ -453,6 +454,23 @@ class Posterior:
         if not summed:
             before = len(next(iter(lasts.values()))[2])
             self.final = final_splits(split.unseen, self.sizes, before)
+        self._chains(state, player, lasts, keyed, split, walked)
+        if summed and any(isinstance(c, Swept) for c in self.chains):
+            # The hands now by rejection accept rarely where the draw pile is (nearly) empty:
+            # a position where a fixed trial (a function of the position alone) accepts too
+            # rarely is tried with the hands now tilted (``tilted.py``), then goes to the
+            # replay.
+            def rebuild(tilt: np.ndarray) -> None:  # the chains again, the hands now tilted
+                memo = crowded.memo_for(state._log, player, len(split.pools))
+                sums = {keys: _crowded(split, keys, memo, tilt) for keys in dict.fromkeys(keyed)}
+                self._chains(state, player, sums, keyed, split, walked)
+
+            if not self._trial_accepts() and not tilted.fit(self, rebuild):
+                raise NotCovered
+
+    def _chains(self, state, player, lasts: dict, keyed: list, split: _Split, walked) -> None:
+        """The chains per colour assignment from the sums per colour keys, and the
+        assignments' cumulative weights."""
         by_keys: dict[tuple[int, ...], _Chain | Staged | Swept | _NoWorld] = {}
         for keys, found in lasts.items():
             if found is None:
@@ -474,23 +492,19 @@ class Posterior:
                 f"saw (turn {state.turn}); the public record cannot be explained (a bug)"
             )
         self.choice_cum = np.cumsum([exp(x - best) for x in logs])
-        if summed and any(isinstance(c, Swept) for c in self.chains):
-            # The hands now by rejection accept rarely where the draw pile is (nearly) empty:
-            # a position where a fixed trial (a function of the position alone) accepts too
-            # rarely goes to the replay.
-            if not self._trial_accepts():
-                raise NotCovered
 
-    def _trial_accepts(self) -> bool:
-        """Whether ``TRIAL`` proposals from a fixed seed accept at least ``MIN_ACCEPTANCE`` of
-        the time. Each proposal reads its own row of uniforms, so the trial is made in parts
-        (``TRIAL_PARTS``: the first proposals of the whole trial, then more): as soon as
-        enough were accepted the rest cannot change the answer and are not made (most
-        positions decide within the first part)."""
+    def _trial_accepts(self, trial: int | None = None, least: float | None = None) -> bool:
+        """Whether ``trial`` (``TRIAL``) proposals from a fixed seed accept at least ``least``
+        (``MIN_ACCEPTANCE``) of the time. Each proposal reads its own row of uniforms, so
+        the trial is made in parts (``TRIAL_PARTS``: the first proposals of the whole trial,
+        then more): as soon as enough were accepted the rest cannot change the answer and
+        are not made (most positions decide within the first part)."""
         rng = np.random.default_rng(0)
-        needed = MIN_ACCEPTANCE * TRIAL
+        trial = TRIAL if trial is None else trial
+        least = MIN_ACCEPTANCE if least is None else least
+        needed = least * trial
         accepted, made = 0, 0
-        for end in (*TRIAL_PARTS, TRIAL):
+        for end in (*TRIAL_PARTS, trial):
             if end <= made:
                 continue
             accepted += int(self._proposals(rng, end - made)[2].sum())

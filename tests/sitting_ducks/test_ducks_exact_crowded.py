@@ -14,7 +14,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from cardzoo.envs.sitting_ducks import Config, State, crowded, exact, last_split, now, reshuffled
+from cardzoo.envs.sitting_ducks import (
+    Config,
+    State,
+    crowded,
+    exact,
+    last_split,
+    now,
+    reshuffled,
+    tilted,
+)
 from cardzoo.envs.sitting_ducks.sampling import resample_hidden
 from cardzoo.train.bench_loops import game_moves, game_position, game_positions, random_position
 from ducks_exact import exact_posterior
@@ -122,10 +131,10 @@ def test_seats_summed_in_another_order_match_the_brute_force(monkeypatch, seed, 
     the seats' order (``last_split.in_seat_order``) for the check to pass."""
     summed_in = crowded._summed
 
-    def declining(split, seats, others, keys, memo, order=None):
+    def declining(split, seats, others, keys, memo, order=None, tilt=None):
         if order is None:
             raise crowded.NotCovered
-        return summed_in(split, seats, others, keys, memo, order)
+        return summed_in(split, seats, others, keys, memo, order, tilt)
 
     monkeypatch.setattr(crowded, "_summed", declining)
     monkeypatch.setattr(crowded, "retry_order", lambda seats: [2, 0, 3, 1])
@@ -209,6 +218,7 @@ def test_a_position_accepting_under_one_percent_is_sampled_not_replayed(monkeypa
     monkeypatch.setattr(reshuffled, "MIN_ACCEPTANCE", 0.01)
     monkeypatch.setattr(reshuffled, "TRIAL", 256)
     monkeypatch.setattr(reshuffled, "TRIAL_PARTS", (32,))
+    monkeypatch.setattr(tilted, "fit", lambda post, rebuild: False)  # the first trial alone
     with pytest.raises(reshuffled.NotCovered):
         reshuffled.Posterior(state, player)
     monkeypatch.undo()
@@ -354,6 +364,7 @@ def test_a_position_accepting_under_1_in_1024_is_sampled_not_replayed(monkeypatc
         m.setattr(reshuffled, "TRIAL", 4096)
         m.setattr(reshuffled, "MIN_ACCEPTANCE", 1 / 1024)
         m.setattr(reshuffled, "TRIAL_PARTS", (32, 256))
+        m.setattr(tilted, "fit", lambda post, rebuild: False)  # the first trial alone
         with pytest.raises(reshuffled.NotCovered):
             reshuffled.Posterior(state, player)
     monkeypatch.setattr(exact, "_CACHE", {})
