@@ -101,6 +101,15 @@ if TYPE_CHECKING:
 #: 223 -> 317 MB; along seeds 1000-1003: 4 -> 3 of 776, mean 24.2 -> 14.3 ms, slowest call 9.25
 #: -> 0.60 s, peak 205 -> 328 MB (4.8M: 2 of 776 and 1 of 668, peak 420 MB).
 MAX_WAYS = 2_400_000
+#: The last reshuffle's sweep (``_swept``) makes its pairs in chunks of at most ``MAX_WAYS``
+#: and keeps those whose hand fits and can be completed; past this many kept in one step the
+#: replay serves the position (session 18: before, past ``MAX_WAYS`` pairs made). Most pairs
+#: are dropped there (20.3M made, 4.4M kept at the six-player game 1001's decision 131), so
+#: the chunks bound the memory the dropped ones took. Along seeds 1000-1002 at six players
+#: this served the 3 of 538 positions declined before (decisions 130-132 of game 1001: first
+#: call 1.5-2.7 s, then 0.5-0.9 ms, against the replay's 1.1 s and 2-7 ms, not exact); the
+#: process's peak memory along those games 0.34 -> 0.86 GB. At 12M kept, 2.1 GB and 12 s.
+MAX_KEPT = 6_000_000
 #: The most ways the last step may build to sum the hands now too (``Staged``, no rejection);
 #: 0 (the default): not tried, the hands now come by rejection (``Swept``), which measured
 #: faster at five and six players on first and repeated calls alike.
@@ -289,12 +298,43 @@ def _nonzero_pairs(m: np.ndarray, p: np.ndarray, most: int = 0) -> tuple:
     nz_row, nz_col = np.nonzero(m)
     starts = np.searchsorted(nz_row, np.arange(len(m) + 1))
     counts = starts[p + 1] - starts[p]
-    total = int(counts.sum())
-    if total > (most or MAX_WAYS):
+    if int(counts.sum()) > (most or MAX_WAYS):
         raise NotCovered
+    return _pairs(nz_col, starts, p, counts, 0)
+
+
+def _pairs(nz_col: np.ndarray, starts: np.ndarray, p: np.ndarray, counts, first: int) -> tuple:
+    """The (way, column) pairs of ways ``first`` on (``p``: their rows, ``counts``: their
+    pairs) from the non-zero columns of each row (``nz_col`` from ``starts``)."""
+    total = int(counts.sum())
     way = np.repeat(np.arange(len(p)), counts)
     offset = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
-    return way, nz_col[starts[p][way] + offset]
+    return way + first, nz_col[starts[p][way] + offset]
+
+
+def _kept_pairs(m: np.ndarray, p: np.ndarray, keep) -> tuple:
+    """The pairs of ``_nonzero_pairs`` that ``keep(way, column)`` keeps (it returns the kept
+    ones' way, column and more), made in chunks of at most about ``MAX_WAYS`` pairs: the
+    memory of the pairs dropped is bounded by a chunk's. NotCovered past ``MAX_KEPT`` kept.
+    The same pairs, in the same order, as one chunk would give."""
+    nz_row, nz_col = np.nonzero(m)
+    starts = np.searchsorted(nz_row, np.arange(len(m) + 1))
+    counts = starts[p + 1] - starts[p]
+    ends = np.cumsum(counts)
+    parts, kept, first = [], 0, 0
+    while first < len(p) or not parts:
+        done = int(ends[first - 1]) if first else 0
+        last = max(int(np.searchsorted(ends, done + MAX_WAYS, "right")), first + 1)
+        last = min(last, len(p))
+        part = keep(*_pairs(nz_col, starts, p[first:last], counts[first:last], first))
+        kept += len(part[0])
+        if kept > MAX_KEPT:
+            raise NotCovered
+        parts.append(part)
+        first = last
+    if len(parts) == 1:
+        return parts[0]
+    return tuple(np.concatenate(column) for column in zip(*parts))
 
 
 def _staged(seats: list[_Seat], prev: np.ndarray, alpha, pool, unseen) -> tuple:
@@ -360,7 +400,7 @@ def _swept(seats: list[_Seat], prev: np.ndarray, alpha, pool, lasts: list, unsee
     of ``T``, completable), weighed by its ``now.LastStep`` bound; states are what is left of
     ``T``, the cards of the drawn seats so far and the seats still to come at the reshuffle
     before. Returns the levels, the final weights (the deals' ways ``now.log_deal`` included)
-    and the log of the factors divided out. NotCovered past ``MAX_WAYS`` pairs."""
+    and the log of the factors divided out. NotCovered past ``MAX_KEPT`` pairs kept."""
     b = len(seats[0].rows) - 1
     done, radix = _completable(seats, b, pool)
     packing = (*_packing(pool), radix)
@@ -371,14 +411,17 @@ def _swept(seats: list[_Seat], prev: np.ndarray, alpha, pool, lasts: list, unsee
     for i, (seat, last) in enumerate(zip(seats, lasts)):
         m = seat.mats[b] * (seat.alive[b] * last.bound)[None, :]
         p = prev[src, i] if b else np.zeros(len(src), dtype=np.int64)
-        way, g = _nonzero_pairs(m, p)
         hands = _COUNTS[seat.sizes[b]][seat.rows[b]]
-        ok, rest = _take_hands(left, way, g, hands, packing, done[i + 1])
-        way, g = way[ok], g[ok]
+
+        def fitting(way, g, left=left, hands=hands, after=done[i + 1]):
+            ok, rest = _take_hands(left, way, g, hands, packing, after)
+            return way[ok].astype(np.int32), g[ok].astype(np.int32), rest  # (memory)
+
+        way, g, rest = _kept_pairs(m, p, fitting)
         w = fwd[way] * m[p[way], g]
         more = drawn[way] + last.size * ~last.dealt[g]
-        key = np.concatenate([rest[:, 1:], more[:, None], prev[src[way], i + 1 :]], axis=1)
-        first, child, order, starts = _groups(key)
+        later = _ranks(prev[src, i + 1 :])[way]  # the seats still to come, one int per pair
+        first, child, order, starts = _groups(np.stack([rest[:, 1], more, later], axis=1))
         fwd = np.bincount(child, weights=w, minlength=len(first))
         share = (w / fwd[child])[order]
         levels.append((way[order], g[order], np.cumsum(share), starts))
@@ -469,6 +512,16 @@ def _groups(rows: np.ndarray) -> tuple:
     child = np.empty(len(codes), dtype=np.intp)
     child[order] = np.cumsum(new) - 1
     return order[new], child, order, np.append(np.flatnonzero(new), len(codes))
+
+
+def _ranks(rows: np.ndarray) -> np.ndarray:
+    """Each row's rank among the distinct rows (small non-negative ints), in the order of
+    ``_groups``' codes (the last column most significant): one column that groups and sorts
+    as the rows would, so a step's pairs carry one int for them rather than a row each
+    (session 18: a third of the memory at the largest steps)."""
+    if rows.shape[1] == 0:
+        return np.zeros(len(rows), dtype=np.int64)
+    return np.unique(rows[:, ::-1], axis=0, return_inverse=True)[1].ravel()
 
 
 def _unique_rows(rows: np.ndarray) -> tuple:

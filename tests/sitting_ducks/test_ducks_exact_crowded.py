@@ -153,10 +153,11 @@ def test_seats_summed_in_another_order_match_the_brute_force(monkeypatch, seed, 
 
 
 def test_the_retry_order_is_tried_only_after_the_usual_order_declines(monkeypatch):
-    # Along a seeded six-player game with a small MAX_WAYS (at every decision): a position
-    # served in the usual order tries no other; some positions that order declines are
-    # served in the retry order (their chains say which).
+    # Along a seeded six-player game with a small MAX_WAYS and MAX_KEPT (at every decision):
+    # a position served in the usual order tries no other; some positions that order
+    # declines are served in the retry order (their chains say which).
     monkeypatch.setattr(crowded, "MAX_WAYS", 30_000)
+    monkeypatch.setattr(crowded, "MAX_KEPT", 30_000)
     tried = []
     order_of = crowded.retry_order
 
@@ -308,12 +309,20 @@ def test_the_schedule_starts_alone_only_where_most_proposals_are_accepted():
     assert sizes == sorted(sizes, reverse=True) and sizes[0] > sizes[-1]
 
 
+def _made_at_once(m, p, keep):
+    """``crowded._kept_pairs`` before session 18: every pair made at once (NotCovered past
+    ``MAX_WAYS`` of them), then the fitting ones kept."""
+    return keep(*crowded._nonzero_pairs(m, p))
+
+
 def _assert_declined_past(monkeypatch, state: State, most: int) -> None:
-    """With ``crowded.MAX_WAYS`` at ``most`` the exact sampler declines the position (the memos
-    emptied before and after, so nothing built under the lower limit is kept)."""
+    """With ``crowded.MAX_WAYS`` at ``most`` and the last sweep's pairs made at once, as
+    before session 18, the exact sampler declines the position (the memos emptied before
+    and after, so nothing built under the lower limit is kept)."""
     monkeypatch.setattr(crowded, "_MEMOS", {})
     with monkeypatch.context() as m:
         m.setattr(crowded, "MAX_WAYS", most)
+        m.setattr(crowded, "_kept_pairs", _made_at_once)
         with pytest.raises(reshuffled.NotCovered):
             reshuffled.Posterior(state, state.current_player)
     monkeypatch.setattr(crowded, "_MEMOS", {})
@@ -343,6 +352,38 @@ def test_a_position_past_twice_the_old_max_ways_is_sampled_not_replayed(monkeypa
     post = reshuffled.Posterior(state, player)
     assert all(isinstance(c, last_split.Swept) for c in post.chains)
     _assert_samples_keep_the_view(state, player)
+
+
+def test_a_position_past_max_ways_pairs_made_is_sampled_in_chunks(monkeypatch):
+    """Six players, the seeded random game 1001 after 132 decisions (the bench's along
+    games): the last reshuffle's sweep makes 8.2M pairs in one step (3.8M in the retry
+    order), more than ``MAX_WAYS``, and keeps 2.4M; made in chunks (session 18) the position
+    is served exactly, where it went to the replay."""
+    state = game_position(State, Config(num_players=6), 1001, 132)
+    player = state.current_player
+    assert crowded.MAX_KEPT >= 2_400_000
+    _assert_declined_past(monkeypatch, state, crowded.MAX_WAYS)
+    post = reshuffled.Posterior(state, player)
+    assert all(isinstance(c, last_split.Swept) for c in post.chains)
+    _assert_samples_keep_the_view(state, player)
+
+
+def test_pairs_made_in_chunks_are_the_pairs_made_at_once(monkeypatch):
+    rng = np.random.default_rng(4)
+    m = rng.random((40, 30)) * (rng.random((40, 30)) < 0.3)
+    p = rng.integers(0, 40, 500)
+
+    def keep(way, col):  # drops about half, keeps a third column
+        ok = (way + col) % 2 == 0
+        return way[ok], col[ok], (way * 100 + col)[ok]
+
+    at_once = _made_at_once(m, p, keep)
+    monkeypatch.setattr(crowded, "MAX_WAYS", 50)
+    chunked = crowded._kept_pairs(m, p, keep)
+    assert all(np.array_equal(a, b) for a, b in zip(at_once, chunked))
+    monkeypatch.setattr(crowded, "MAX_KEPT", len(at_once[0]) - 1)
+    with pytest.raises(crowded.NotCovered):
+        crowded._kept_pairs(m, p, keep)
 
 
 def test_a_position_accepting_under_1_in_1024_is_sampled_not_replayed(monkeypatch):
