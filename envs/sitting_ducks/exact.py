@@ -33,8 +33,9 @@ multiset (``reshuffled.py`` works it through); ``sample`` serves those positions
 returns None (the replay of ``sampling.py``, not exact, takes over) only where a
 reshuffle's known multiset has too many splits among the other seats: where ``crowded.py``
 sums them (five and six players, and two to four past ``reshuffled.MAX_SPLITS`` since
-session 11) past its guard ``crowded.MAX_WAYS`` or where its rejection accepts too rarely, or
-past ``MAX_SPLITS`` if ``reshuffled.CROWDED`` is switched off.
+session 11) past its guards (``crowded.MAX_WAYS``, ``crowded.MAX_KEPT``) or where its
+rejection accepts too rarely, plainly and tilted (``tilted.py``), or past ``MAX_SPLITS`` if
+``reshuffled.CROWDED`` is switched off.
 
 Along a game (a call at every decision, issue 16) nothing here is read afresh from the whole
 record: the record cut at the reshuffles (``split.py``) and each seat's walk ``N_q`` (``walks.py``)

@@ -1,9 +1,10 @@
 """Resampling what one player cannot see, consistently with the public record (``determinize``
 where the exact samplers decline: positions ``exact.covered`` rejects (a hand dealt more than
 three cards, a turn that ended without a draw), positions after a reshuffle past
-``crowded.MAX_WAYS`` or where the exact rejection accepts too rarely (under one in 4096,
-``reshuffled.py``), or, with ``reshuffled.CROWDED`` switched off, five and six players after a
-reshuffle and two to four past ``reshuffled.MAX_SPLITS``).
+``crowded.MAX_WAYS`` or ``crowded.MAX_KEPT`` or where the exact rejection accepts too rarely
+(under one in 4096, ``reshuffled.py``, and tilted under one in 16,384, ``tilted.py``), or,
+with ``reshuffled.CROWDED`` switched off, five and six players after a reshuffle and two to
+four past ``reshuffled.MAX_SPLITS``).
 
 Hidden from player p: the other hands, the draw pile, and (hidden mode) the others' colours. The
 engine keeps a log of every turn: who played or discarded which card (public), the unplayable
