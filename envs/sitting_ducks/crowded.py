@@ -101,14 +101,12 @@ if TYPE_CHECKING:
 #: 223 -> 317 MB; along seeds 1000-1003: 4 -> 3 of 776, mean 24.2 -> 14.3 ms, slowest call 9.25
 #: -> 0.60 s, peak 205 -> 328 MB (4.8M: 2 of 776 and 1 of 668, peak 420 MB).
 MAX_WAYS = 2_400_000
-#: The last reshuffle's sweep (``_swept``) makes its pairs in chunks of at most ``MAX_WAYS``
-#: and keeps those whose hand fits and can be completed; past this many kept in one step the
-#: replay serves the position (session 18: before, past ``MAX_WAYS`` pairs made). Most pairs
-#: are dropped there (20.3M made, 4.4M kept at the six-player game 1001's decision 131), so
-#: the chunks bound the memory the dropped ones took. Along seeds 1000-1002 at six players
-#: this served the 3 of 538 positions declined before (decisions 130-132 of game 1001: first
-#: call 1.5-2.7 s, then 0.5-0.9 ms, against the replay's 1.1 s and 2-7 ms, not exact); the
-#: process's peak memory along those games 0.34 -> 0.86 GB. At 12M kept, 2.1 GB and 12 s.
+#: The last reshuffle's sweep (``_swept``) keeps only the pairs whose hand fits and can be
+#: completed, without making the others (``_fitting_pairs``); past this many kept in one step
+#: the replay serves the position (session 18: before, past ``MAX_WAYS`` pairs made, most of
+#: which that test drops: 20.3M made, 4.4M kept at the six-player game 1001's decision 131).
+#: Along seeds 1000-1002 at six players this served the 3 of 538 positions declined before
+#: (decisions 130-132 of game 1001; measured in docs/rules/sitting_ducks.md, "Session 18").
 MAX_KEPT = 6_000_000
 #: The most ways the last step may build to sum the hands now too (``Staged``, no rejection);
 #: 0 (the default): not tried, the hands now come by rejection (``Swept``), which measured
@@ -298,43 +296,62 @@ def _nonzero_pairs(m: np.ndarray, p: np.ndarray, most: int = 0) -> tuple:
     nz_row, nz_col = np.nonzero(m)
     starts = np.searchsorted(nz_row, np.arange(len(m) + 1))
     counts = starts[p + 1] - starts[p]
-    if int(counts.sum()) > (most or MAX_WAYS):
-        raise NotCovered
-    return _pairs(nz_col, starts, p, counts, 0)
-
-
-def _pairs(nz_col: np.ndarray, starts: np.ndarray, p: np.ndarray, counts, first: int) -> tuple:
-    """The (way, column) pairs of ways ``first`` on (``p``: their rows, ``counts``: their
-    pairs) from the non-zero columns of each row (``nz_col`` from ``starts``)."""
     total = int(counts.sum())
+    if total > (most or MAX_WAYS):
+        raise NotCovered
     way = np.repeat(np.arange(len(p)), counts)
     offset = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
-    return way + first, nz_col[starts[p][way] + offset]
+    return way, nz_col[starts[p][way] + offset]
 
 
-def _kept_pairs(m: np.ndarray, p: np.ndarray, keep) -> tuple:
-    """The pairs of ``_nonzero_pairs`` that ``keep(way, column)`` keeps (it returns the kept
-    ones' way, column and more), made in chunks of at most about ``MAX_WAYS`` pairs: the
-    memory of the pairs dropped is bounded by a chunk's. NotCovered past ``MAX_KEPT`` kept.
-    The same pairs, in the same order, as one chunk would give."""
-    nz_row, nz_col = np.nonzero(m)
-    starts = np.searchsorted(nz_row, np.arange(len(m) + 1))
-    counts = starts[p + 1] - starts[p]
-    ends = np.cumsum(counts)
-    parts, kept, first = [], 0, 0
-    while first < len(p) or not parts:
-        done = int(ends[first - 1]) if first else 0
-        last = max(int(np.searchsorted(ends, done + MAX_WAYS, "right")), first + 1)
-        last = min(last, len(p))
-        part = keep(*_pairs(nz_col, starts, p[first:last], counts[first:last], first))
-        kept += len(part[0])
+def _fitting_pairs(m: np.ndarray, p: np.ndarray, left, hands, packing, done) -> tuple:
+    """The pairs of ``_nonzero_pairs`` whose hand fits in what is left of ``T`` and leaves a
+    completable rest (``_take_hands``), with that rest: the same pairs in the same order (by
+    way, then column). Whether a hand fits depends only on what is left, and the ways share
+    few of those (55-330 at the largest steps along a seeded six-player game, for up to 23,000
+    ways): each is tested once against every column, and the pairs are read off a boolean
+    table per chunk of ways (at most about ``MAX_WAYS`` cells), so the pairs the test drops
+    are never made (session 18: at game 1001's decision 131, 20.3M made before, 4.4M kept).
+    Where they are at most ``MAX_WAYS``, every pair is made and tested (cheaper there).
+    NotCovered past ``MAX_KEPT`` pairs."""
+    try:
+        way, g = _nonzero_pairs(m, p)
+    except NotCovered:
+        return _fitting_pairs_read(m, p, left, hands, packing, done)
+    ok, rest = _take_hands(left, way, g, hands, packing, done)
+    return way[ok].astype(np.int32), g[ok].astype(np.int32), rest  # (int32: memory)
+
+
+def _fitting_pairs_read(m: np.ndarray, p: np.ndarray, left, hands, packing, done) -> tuple:
+    """``_fitting_pairs`` past ``MAX_WAYS`` pairs: read off a table per distinct rest."""
+    cols = m.shape[1]
+    # The distinct rests by their numbers (``done``'s indices): a table, not a sort.
+    present = np.zeros(len(done), dtype=bool)
+    present[left[:, 1]] = True
+    label = np.cumsum(present) - 1
+    which = label[left[:, 1]]
+    first = np.empty(int(label[-1]) + 1, dtype=np.int64)
+    first[which] = np.arange(len(which))  # a way with each rest (the rests are the same)
+    cells = np.arange(len(first) * cols)
+    ok, rests = _take_hands(left[first], cells // cols, cells % cols, hands, packing, done)
+    fits = np.zeros(len(cells), dtype=bool)
+    fits[ok] = True
+    fits = fits.reshape(len(first), cols)
+    rest_at = np.zeros(len(cells), dtype=np.int64)
+    rest_at[ok] = np.arange(len(ok))
+    live = m != 0
+    step = max(1, MAX_WAYS // max(cols, 1))
+    ways, gs, kept = [], [], 0
+    for lo in range(0, len(p), step):
+        way, g = np.nonzero(live[p[lo : lo + step]] & fits[which[lo : lo + step]])
+        kept += len(way)
         if kept > MAX_KEPT:
             raise NotCovered
-        parts.append(part)
-        first = last
-    if len(parts) == 1:
-        return parts[0]
-    return tuple(np.concatenate(column) for column in zip(*parts))
+        ways.append((way + lo).astype(np.int32))  # (int32: memory)
+        gs.append(g.astype(np.int32))
+    way = np.concatenate(ways) if ways else np.zeros(0, dtype=np.int32)
+    g = np.concatenate(gs) if gs else np.zeros(0, dtype=np.int32)
+    return way, g, rests[rest_at[which[way] * cols + g]]
 
 
 def _staged(seats: list[_Seat], prev: np.ndarray, alpha, pool, unseen) -> tuple:
@@ -412,15 +429,10 @@ def _swept(seats: list[_Seat], prev: np.ndarray, alpha, pool, lasts: list, unsee
         m = seat.mats[b] * (seat.alive[b] * last.bound)[None, :]
         p = prev[src, i] if b else np.zeros(len(src), dtype=np.int64)
         hands = _COUNTS[seat.sizes[b]][seat.rows[b]]
-
-        def fitting(way, g, left=left, hands=hands, after=done[i + 1]):
-            ok, rest = _take_hands(left, way, g, hands, packing, after)
-            return way[ok].astype(np.int32), g[ok].astype(np.int32), rest  # (memory)
-
-        way, g, rest = _kept_pairs(m, p, fitting)
+        way, g, rest = _fitting_pairs(m, p, left, hands, packing, done[i + 1])
         w = fwd[way] * m[p[way], g]
         more = drawn[way] + last.size * ~last.dealt[g]
-        later = _ranks(prev[src, i + 1 :])[way]  # the seats still to come, one int per pair
+        later = _ranks(prev[:, i + 1 :])[src[way]]  # the seats still to come, one int a pair
         first, child, order, starts = _groups(np.stack([rest[:, 1], more, later], axis=1))
         fwd = np.bincount(child, weights=w, minlength=len(first))
         share = (w / fwd[child])[order]
@@ -521,7 +533,13 @@ def _ranks(rows: np.ndarray) -> np.ndarray:
     (session 18: a third of the memory at the largest steps)."""
     if rows.shape[1] == 0:
         return np.zeros(len(rows), dtype=np.int64)
-    return np.unique(rows[:, ::-1], axis=0, return_inverse=True)[1].ravel()
+    weights, top = [], 1
+    for r in rows.max(axis=0).tolist():
+        weights.append(top)
+        top *= r + 1
+    if top >= 1 << 62:  # no code fits: the rows compared whole, the last column first
+        return np.unique(rows[:, ::-1], axis=0, return_inverse=True)[1].ravel()
+    return np.unique(rows @ np.array(weights, dtype=np.int64), return_inverse=True)[1].ravel()
 
 
 def _unique_rows(rows: np.ndarray) -> tuple:

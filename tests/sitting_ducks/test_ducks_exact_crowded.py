@@ -309,10 +309,12 @@ def test_the_schedule_starts_alone_only_where_most_proposals_are_accepted():
     assert sizes == sorted(sizes, reverse=True) and sizes[0] > sizes[-1]
 
 
-def _made_at_once(m, p, keep):
-    """``crowded._kept_pairs`` before session 18: every pair made at once (NotCovered past
-    ``MAX_WAYS`` of them), then the fitting ones kept."""
-    return keep(*crowded._nonzero_pairs(m, p))
+def _made_at_once(m, p, left, hands, packing, done):
+    """``crowded._fitting_pairs`` as before session 18: every pair made at once (NotCovered
+    past ``MAX_WAYS`` of them), then those whose hand fits kept."""
+    way, g = crowded._nonzero_pairs(m, p)
+    ok, rest = crowded._take_hands(left, way, g, hands, packing, done)
+    return way[ok], g[ok], rest
 
 
 def _assert_declined_past(monkeypatch, state: State, most: int) -> None:
@@ -322,7 +324,7 @@ def _assert_declined_past(monkeypatch, state: State, most: int) -> None:
     monkeypatch.setattr(crowded, "_MEMOS", {})
     with monkeypatch.context() as m:
         m.setattr(crowded, "MAX_WAYS", most)
-        m.setattr(crowded, "_kept_pairs", _made_at_once)
+        m.setattr(crowded, "_fitting_pairs", _made_at_once)
         with pytest.raises(reshuffled.NotCovered):
             reshuffled.Posterior(state, state.current_player)
     monkeypatch.setattr(crowded, "_MEMOS", {})
@@ -354,11 +356,11 @@ def test_a_position_past_twice_the_old_max_ways_is_sampled_not_replayed(monkeypa
     _assert_samples_keep_the_view(state, player)
 
 
-def test_a_position_past_max_ways_pairs_made_is_sampled_in_chunks(monkeypatch):
+def test_a_position_past_max_ways_pairs_made_is_sampled_exactly(monkeypatch):
     """Six players, the seeded random game 1001 after 132 decisions (the bench's along
     games): the last reshuffle's sweep makes 8.2M pairs in one step (3.8M in the retry
-    order), more than ``MAX_WAYS``, and keeps 2.4M; made in chunks (session 18) the position
-    is served exactly, where it went to the replay."""
+    order), more than ``MAX_WAYS``, and keeps 2.4M. With only the fitting pairs made
+    (session 18) the position is served exactly, where it went to the replay."""
     state = game_position(State, Config(num_players=6), 1001, 132)
     player = state.current_player
     assert crowded.MAX_KEPT >= 2_400_000
@@ -368,22 +370,32 @@ def test_a_position_past_max_ways_pairs_made_is_sampled_in_chunks(monkeypatch):
     _assert_samples_keep_the_view(state, player)
 
 
-def test_pairs_made_in_chunks_are_the_pairs_made_at_once(monkeypatch):
+def test_fitting_pairs_are_the_pairs_made_at_once_that_fit(monkeypatch):
+    """``crowded._fitting_pairs`` reads the fitting pairs off a table per distinct rest: the
+    same pairs, in the same order, with the same rests, as making every pair and testing
+    it; in chunks of ways too; NotCovered past ``MAX_KEPT`` kept."""
     rng = np.random.default_rng(4)
-    m = rng.random((40, 30)) * (rng.random((40, 30)) < 0.3)
-    p = rng.integers(0, 40, 500)
-
-    def keep(way, col):  # drops about half, keeps a third column
-        ok = (way + col) % 2 == 0
-        return way[ok], col[ok], (way * 100 + col)[ok]
-
-    at_once = _made_at_once(m, p, keep)
-    monkeypatch.setattr(crowded, "MAX_WAYS", 50)
-    chunked = crowded._kept_pairs(m, p, keep)
-    assert all(np.array_equal(a, b) for a, b in zip(at_once, chunked))
+    pool = [2, 1, 3, 0, 2, 1, 0, 1, 2, 0, 1, 0, 1, 0, 1, 0]
+    radix = np.cumprod([1] + [c + 1 for c in pool[:-1]]).astype(np.int64)
+    packing = (*crowded._packing(pool), radix)
+    hands = crowded._COUNTS[2][crowded._fits(pool, 2)].astype(np.int64)
+    everything = np.ones(int(radix[-1]) * (pool[-1] + 1), dtype=bool)
+    whole = crowded._whole(pool, packing, 60)  # then 60 rests, each one hand taken
+    taken = rng.integers(0, len(hands), 60)
+    ok, left = crowded._take_hands(whole, np.arange(60), taken, hands, packing, everything)
+    assert len(ok) == 60 and len(np.unique(left[:, 1])) < 60  # some rests shared
+    done = rng.random(len(everything)) < 0.5
+    m = rng.random((30, len(hands))) * (rng.random((30, len(hands))) < 0.4)
+    p = rng.integers(0, 30, 60)
+    at_once = _made_at_once(m, p, left, hands, packing, done)
+    assert 0 < len(at_once[0]) < (m[p] != 0).sum()
+    for most in (crowded.MAX_WAYS, 3 * len(hands)):  # one chunk, then chunks of 3 ways
+        monkeypatch.setattr(crowded, "MAX_WAYS", most)
+        read = crowded._fitting_pairs(m, p, left, hands, packing, done)
+        assert all(np.array_equal(a, b) for a, b in zip(at_once, read))
     monkeypatch.setattr(crowded, "MAX_KEPT", len(at_once[0]) - 1)
     with pytest.raises(crowded.NotCovered):
-        crowded._kept_pairs(m, p, keep)
+        crowded._fitting_pairs(m, p, left, hands, packing, done)
 
 
 def test_a_position_accepting_under_1_in_1024_is_sampled_not_replayed(monkeypatch):
