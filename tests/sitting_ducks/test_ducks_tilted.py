@@ -40,9 +40,13 @@ def _fixed(post, rebuild) -> bool:
 
 #: One case (the tilt changes the last step only; two reshuffles in, ``TWICE``, cost 17 s
 #: fitted and 62 s with the fixed tilt for the same paths).
-@pytest.mark.parametrize("fixed", [False, True])
+#: ``alone``: every proposal one at a time (``now.propose_one``), not in batches.
+@pytest.mark.parametrize("fixed,alone", [(False, False), (True, False), (False, True)])
 @pytest.mark.parametrize("seed,decisions", [CASES[1]])
-def test_tilted_hands_now_match_the_brute_force(monkeypatch, seed, decisions, fixed):
+def test_tilted_hands_now_match_the_brute_force(monkeypatch, seed, decisions, fixed, alone):
+    if alone:
+        monkeypatch.setattr(reshuffled, "BATCHES", (1,))
+        monkeypatch.setattr(reshuffled, "ADAPTIVE", False)
     monkeypatch.setattr(reshuffled, "MIN_ACCEPTANCE", 2.0)  # the plain trial always declines
     monkeypatch.setattr(tilted, "MIN_ACCEPTANCE", 0.0)  # and the tilted one always serves
     monkeypatch.setattr(tilted, "TRIAL", 1024)
