@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_right
+from collections.abc import Iterator
 from itertools import accumulate
 
 import numpy as np
@@ -293,14 +294,27 @@ def choose_pile(
     weights: list[float] | None = None,
     most: int | None = None,
 ) -> PinnedPile | None:
-    """The pile to pin whole: among the piles drawn to their end (the last pile too when
-    nothing is left of it, ``rest == 0``) drawn from by at least two seats, the one with the
-    most seats (then the earliest) whose joint fillings fit their limits; each seat's boxes
-    there are one member (:class:`.hidden_pin.PinnedBox` for a single box, else
-    :class:`PinnedGroup`). Failing those, the last pile with what is left of it as one more
-    member (:class:`RestOfPile`, its place ``-1``; ``weights``: an open card's weight there,
-    by default what the pile held). None if there is none. A function of the seats' structure
-    alone. ``most``: the steps a pile's split may take (``hidden_pin.PILE_STEPS`` if None)."""
+    """The first of :func:`pile_candidates` (None if there is none)."""
+    return next(pile_candidates(seats, box_pile, avail, rest, weights, most), None)
+
+
+def pile_candidates(
+    seats: list[tuple[list[int], SeatChain]],
+    box_pile: list[int],
+    avail: list[list[int]],
+    rest: int = -1,
+    weights: list[float] | None = None,
+    most: int | None = None,
+) -> Iterator[PinnedPile]:
+    """The piles that can be pinned whole, built one at a time as asked for: among the piles
+    drawn to their end (the last pile too when nothing is left of it, ``rest == 0``) drawn from
+    by at least two seats, those whose joint fillings fit their limits, the ones with the most
+    seats first (then the earliest); each seat's boxes there are one member
+    (:class:`.hidden_pin.PinnedBox` for a single box, else :class:`PinnedGroup`). Last, the
+    last pile with what is left of it as one more member (:class:`RestOfPile`, its place
+    ``-1``; ``weights``: an open card's weight there, by default what the pile held). A
+    function of the seats' structure alone. ``most``: the steps a pile's split may take
+    (``hidden_pin.PILE_STEPS`` if None)."""
     last = len(avail) - 1
     members: dict[int, list[tuple[int, list[int]]]] = {}
     shared = set()
@@ -337,8 +351,7 @@ def choose_pile(
         pile = PinnedPile(pins, places, avail[j], most)
         pile.index = j
         if pile.fits:
-            return pile
-    return None
+            yield pile
 
 
 def pin_members(

@@ -26,6 +26,42 @@ def sole_log() -> list[tuple]:
     ]
 
 
+def two_pile_log() -> list[tuple]:
+    """A hand-made 3-player log (seat 0's view) with a reshuffle since its source: seats 1
+    and 2 draw from both piles, and each reveals a count by an interval spanning the
+    reshuffle (seat 2's) or ending before it (seat 1's)."""
+    z = (0,) * 5
+    return [
+        (EV_SOURCE, (2, 2, 2, *z)),
+        (EV_BATCH, 1, (0, 0, 2, *z)),  # hidden draws carry a size only: species are not read
+        (EV_BATCH, 2, (0, 0, 2, *z)),
+        (EV_BATCH, 0, (0, 1, 1, *z)),
+        (EV_CLOSE, 1, 0, 1),
+        (EV_RESHUFFLE, (1, 2, 1, 1, 1, 0, 0, 0)),
+        (EV_BATCH, 1, (0, 0, 2, *z)),
+        (EV_BATCH, 2, (0, 0, 1, *z)),
+        (EV_CLOSE, 2, 1, 1),
+        (EV_BATCH, 2, (0, 0, 2, *z)),
+    ]
+
+
+def four_seat_log() -> list[tuple]:
+    """A hand-made 4-player log (seat 0's view) with a reshuffle since its source: seats 2 and
+    3 draw the rest of the source pile, seat 3 reveals a count there, then seats 1 and 2 draw
+    from the new pile and two of its cards are left."""
+    z = (0,) * 4
+    return [
+        (EV_SOURCE, (2, 2, 2, 2, *z)),
+        (EV_BATCH, 0, (0, 1, 1, 1, *z)),
+        (EV_BATCH, 2, (0, 0, 2, *z, 0)),  # hidden draws carry a size only: species are not read
+        (EV_BATCH, 3, (0, 0, 3, *z, 0)),
+        (EV_CLOSE, 3, 0, 1),
+        (EV_RESHUFFLE, (1, 2, 1, 1, 1, 0, 0, 0)),
+        (EV_BATCH, 1, (0, 0, 2, *z, 0)),
+        (EV_BATCH, 2, (0, 0, 2, *z, 0)),
+    ]
+
+
 def p_value(a: Counter, b: Counter, read) -> float:
     """A chi-square test of two samples on what ``read`` takes of each (1.0 if constant)."""
     da: Counter = Counter()
@@ -59,9 +95,10 @@ def every_split(pile: list[int], members: list[RestOfPile]) -> list[tuple]:
 
 
 def worst_p_value(a: Counter, b: Counter) -> float:
-    """The smallest p-value of a chi-square test over every seat and species' hidden count and
-    every species' count left in the pile (3 players), Bonferroni-corrected."""
-    places = [(i, s) for i in range(3) for s in range(8)]
+    """The smallest p-value of a chi-square test over every other seat and species' hidden
+    count and every species' count left in the pile, Bonferroni-corrected."""
+    seats = len(next(iter(a))[0])
+    places = [(i, s) for i in range(seats + 1) for s in range(8)]
     got = [p_value(a, b, lambda key, i=i, s=s: (key[0] + (key[1],))[i][s]) for i, s in places]
     return min(got) * len(places)
 

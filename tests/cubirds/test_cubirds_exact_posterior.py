@@ -35,6 +35,7 @@ from cardzoo.envs.cubirds.game import Config, State
 from cardzoo.envs.cubirds.hidden_count import Programme
 from cardzoo.envs.cubirds.hidden_exact import ExactModel, TooLarge
 from cubirds_posterior import marginals, reference, world_of
+from cubirds_small_logs import two_pile_log
 from cubirds_worlds import agrees_with_what_was_seen, explained_by_its_log, random_states
 from scipy.stats import chi2_contingency
 
@@ -260,25 +261,6 @@ def test_face_down_determinize_agrees_with_everything_seen(n):
     assert used > 0
 
 
-def _two_pile_log() -> list[tuple]:
-    """A hand-made 3-player log (seat 0's view) with a reshuffle since its source: seats 1
-    and 2 draw from both piles, and each reveals a count by an interval spanning the
-    reshuffle (seat 2's) or ending before it (seat 1's)."""
-    z = (0,) * 5
-    return [
-        (EV_SOURCE, (2, 2, 2, *z)),
-        (EV_BATCH, 1, (0, 0, 2, *z)),  # hidden draws carry a size only: species are not read
-        (EV_BATCH, 2, (0, 0, 2, *z)),
-        (EV_BATCH, 0, (0, 1, 1, *z)),
-        (EV_CLOSE, 1, 0, 1),
-        (EV_RESHUFFLE, (1, 2, 1, 1, 1, 0, 0, 0)),
-        (EV_BATCH, 1, (0, 0, 2, *z)),
-        (EV_BATCH, 2, (0, 0, 1, *z)),
-        (EV_CLOSE, 2, 1, 1),
-        (EV_BATCH, 2, (0, 0, 2, *z)),
-    ]
-
-
 @pytest.mark.parametrize(
     ("mode", "cap", "whole"),
     [(2, False, True), (2, False, False), (2, True, False), (0, False, True)],
@@ -292,7 +274,7 @@ def test_two_piles_since_the_source_are_sampled_exactly(mode, cap, whole, monkey
     monkeypatch.setattr(hidden_exact, "MULTI_PILE_SEATS", mode)
     monkeypatch.setattr(hidden_exact, "CAP_BOXES", cap)
     monkeypatch.setattr(hidden_exact, "PIN_PILE", whole)
-    log = _two_pile_log()
+    log = two_pile_log()
     rng = np.random.default_rng(5)
     ref, _ = reference(log, 0, 3, rng, SAMPLES, 10**6)
     assert sum(ref.values()) == SAMPLES
