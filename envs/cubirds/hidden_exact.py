@@ -64,8 +64,10 @@ few (``ONE_PILE_PIN``): that pile's condition then holds for every proposal. Els
 box in an emptied pile is set to what the others left of it (``PIN_BOX``, :mod:`.hidden_pin`).
 Since session 16: boxes alone in an emptied pile capped (``CAP_SOLE_BOXES``), wider splits
 where few are kept (``WIDE_PILE_STEPS``), the last pile's tail drawn last (``TAIL_KEPT``,
-:mod:`.hidden_tail`); the rejection step is in :mod:`.hidden_reject`. What was tried and not
-kept: ``docs/cubirds_determinize.md``.
+:mod:`.hidden_tail`); the rejection step is in :mod:`.hidden_reject`. Since session 19, where
+several piles can be pinned whole and a pilot keeps few proposals with the first, the others
+are tried and the one the pilot keeps most of is pinned (``CHOICE_KEPT``). What was tried and
+not kept: ``docs/cubirds_determinize.md``.
 
 Face-down round-end discards: a round end ends every other seat's intervals with whatever they
 hold (they stay open: their cards weigh like any open card) and the next hand starts fresh ones;
@@ -94,7 +96,6 @@ Measurements of the changes along games, and where the time goes: ``docs/cubirds
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 
 import numpy as np
 from cardzoo.envs.cubirds import hidden_count, hidden_group, hidden_pin, hidden_tail
@@ -179,10 +180,12 @@ ONE_PILE_PIN = True
 #: 0.242 ms, per decision 19.0 -> 19.5 ms).
 WIDE_PILE_STEPS = 6_000_000
 WIDE_KEPT = 3
-#: Several piles, where more than one pile can be pinned whole: if a pilot run of ``RARE_DRAWS``
-#: proposals with the first one pinned keeps fewer than ``CHOICE_KEPT``, the others are tried
-#: (``ExactModel._pin_best``; 0: the first alone; session 19). At five players, seed 12 of the
-#: bench's late positions, the first pile kept 0.47 % of the proposals and another 17.5 %.
+#: Several piles, where more than one pile can be pinned whole: if a pilot run (fixed seed) of
+#: ``CHOICE_DRAWS`` proposals with the first one pinned keeps fewer than ``CHOICE_KEPT``, the
+#: others are tried, and the first keeping that many, else the one keeping most, is pinned
+#: (``hidden_reject.Rejection._pin_best``; 0: the first alone; session 19). Late in the bench's
+#: five-player game 12 the first pile kept 0.47 % of the proposals and another 17.5 %
+#: (measurements: ``docs/cubirds_determinize.md``).
 CHOICE_DRAWS = 32
 CHOICE_KEPT = 4
 #: Several piles, the last one not split among its seats: where a pilot run of ``RARE_DRAWS``
@@ -549,17 +552,6 @@ class ExactModel(Rejection):
         need = need or math.ceil(MIN_KEPT * draws)
         return self._pilot_kept(draws, need, give_up=True) >= need
 
-    def _pilot_kept(self, draws: int, need: int, give_up: bool = False) -> int:
-        """How many of ``draws`` proposals (seeded 0) the rejection step keeps, counted up to
-        ``need`` (and, with ``give_up``, only while ``need`` can still be reached)."""
-        pilot = np.random.default_rng(0)
-        kept = 0
-        for drawn in range(1, draws + 1):
-            kept += self._sample_seats(pilot) is not None
-            if kept >= need or (give_up and kept + draws - drawn < need):
-                break
-        return kept
-
     def _seat_programmes(self, tilt: list[float]) -> bool:
         """The programmes of every other seat with this tilt, and the rejection step's bound:
         the largest sum over species of ``log h_s(T_s)`` with ``sum(T)`` = the cards all other
@@ -612,9 +604,12 @@ class ExactModel(Rejection):
         self.seats = seats
         self.pin = self.pile_pin = self.tail = None
         if len(self.piles) > 1 and PIN_PILE:
+            rest = self.box_size[-1]
             # A copy: pinning reorders ``seats``, while the candidates still to come are made.
             self._pin_best(
-                hidden_group.pile_candidates(seats[:], self.box_pile, self.avail, self.box_size[-1])
+                hidden_group.pile_candidates(seats[:], self.box_pile, self.avail, rest),
+                CHOICE_DRAWS,
+                CHOICE_KEPT,
             )
         if self.pile_pin is None and len(self.piles) > 1 and PIN_BOX:
             self.pin = hidden_pin.choose(seats, self.box_pile, self.box_size, self.avail)
@@ -641,40 +636,6 @@ class ExactModel(Rejection):
             for g in boxes
         ]
         return caps if any(cap is not None for cap in caps) else None
-
-    def _pin_best(self, candidates: Iterator[hidden_pin.PinnedPile]) -> None:
-        """Pin the first candidate pile; where a pilot run (fixed seed) of ``RARE_DRAWS``
-        proposals then keeps fewer than ``CHOICE_KEPT``, the next ones are tried in turn, and
-        the first to keep that many is pinned, else the one that kept the most (the earliest
-        of equals). Any pile pinned samples exactly; this only picks the one whose condition
-        the rejection step would fail most often. A function of the seat's information."""
-        first = next(candidates, None)
-        order = self.seats[:]
-        self._pin_pile(first)
-        if first is None or not CHOICE_KEPT:
-            return
-        best, chosen = self._pilot_kept(CHOICE_DRAWS, CHOICE_KEPT), first
-        for pile in candidates if best < CHOICE_KEPT else ():
-            self.seats[:] = order
-            self._pin_pile(pile)
-            kept = self._pilot_kept(CHOICE_DRAWS, CHOICE_KEPT)
-            if kept > best:
-                best, chosen = kept, pile
-                if kept >= CHOICE_KEPT:
-                    break
-        if self.pile_pin is not chosen:
-            self.seats[:] = order
-            self._pin_pile(chosen)
-
-    def _pin_pile(self, pinned: hidden_pin.PinnedPile | None) -> None:
-        """Use ``pinned`` (if any): its seats are drawn last, in its order."""
-        self.pile_pin = pinned
-        if pinned is not None:
-            places = [i for i in pinned.places if i >= 0]
-            seats = self.seats
-            seats[:] = [s for i, s in enumerate(seats) if i not in places] + [
-                seats[i] for i in places
-            ]
 
     def _closed_all(self) -> list[int]:
         out = [0] * NUM_SPECIES

@@ -8,9 +8,11 @@ probability to keep it. Split from :mod:`.hidden_exact` (session 16), whose
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 import numpy as np
 from cardzoo.envs.cubirds.data import NUM_SPECIES
+from cardzoo.envs.cubirds.hidden_pin import PinnedPile
 
 
 def _pinned(pin, rng: np.random.Generator, counts, taken: list[int]):
@@ -86,6 +88,52 @@ class Rejection:
             return x
         x[-1] = [a - t for a, t in zip(self.avail[-1], taken)]
         return x
+
+    def _pilot_kept(self, draws: int, need: int, give_up: bool = False) -> int:
+        """How many of ``draws`` proposals (seeded 0) the rejection step keeps, counted up to
+        ``need`` (and, with ``give_up``, only while ``need`` can still be reached)."""
+        pilot = np.random.default_rng(0)
+        kept = 0
+        for drawn in range(1, draws + 1):
+            kept += self._sample_seats(pilot) is not None
+            if kept >= need or (give_up and kept + draws - drawn < need):
+                break
+        return kept
+
+    def _pin_best(self, candidates: Iterator[PinnedPile], draws: int, enough: int) -> None:
+        """Pin the first candidate pile; where a pilot run (fixed seed) of ``draws`` proposals
+        then keeps fewer than ``enough``, the next ones are tried in turn, and the first to
+        keep that many is pinned, else the one that kept the most (the earliest of equals; 0:
+        the first alone). Any pile pinned samples exactly; this only picks the one whose
+        condition the rejection step fails least often. A function of the seat's information
+        (``hidden_exact.CHOICE_KEPT``, session 19)."""
+        first = next(candidates, None)
+        order = self.seats[:]
+        self._pin_pile(first)
+        if first is None or not enough:
+            return
+        best, chosen = self._pilot_kept(draws, enough), first
+        for pile in candidates if best < enough else ():
+            self.seats[:] = order
+            self._pin_pile(pile)
+            kept = self._pilot_kept(draws, enough)
+            if kept > best:
+                best, chosen = kept, pile
+                if kept >= enough:
+                    break
+        if self.pile_pin is not chosen:
+            self.seats[:] = order
+            self._pin_pile(chosen)
+
+    def _pin_pile(self, pinned: PinnedPile | None) -> None:
+        """Use ``pinned`` (if any): its seats are drawn last, in its order."""
+        self.pile_pin = pinned
+        if pinned is not None:
+            places = [i for i in pinned.places if i >= 0]
+            seats = self.seats
+            seats[:] = [s for i, s in enumerate(seats) if i not in places] + [
+                seats[i] for i in places
+            ]
 
     def _placed(self, boxes: list[int], drawn: list, x: list, room) -> bool:
         """A seat's boxes into ``x``, each taken from its pile's ``room`` if that pile was

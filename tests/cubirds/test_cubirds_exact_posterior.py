@@ -25,11 +25,8 @@ import numpy as np
 import pytest
 from cardzoo.envs.cubirds import hidden, hidden_exact
 from cardzoo.envs.cubirds.data import (
-    EV_BATCH,
-    EV_CLOSE,
     EV_RESHUFFLE,
     EV_ROUND_END,
-    EV_SOURCE,
 )
 from cardzoo.envs.cubirds.game import Config, State
 from cardzoo.envs.cubirds.hidden_count import Programme
