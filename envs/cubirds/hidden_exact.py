@@ -184,10 +184,10 @@ WIDE_KEPT = 3
 #: ``CHOICE_DRAWS`` proposals with the first one pinned keeps fewer than ``CHOICE_KEPT``, the
 #: others are tried, and the first keeping that many, else the one keeping most, is pinned
 #: (``hidden_reject.Rejection._pin_best``; 0: the first alone; session 19). Late in the bench's
-#: five-player game 12 the first pile kept 0.47 % of the proposals and another 17.5 %
-#: (measurements: ``docs/cubirds_determinize.md``).
+#: five-player game 12 the first pile kept 0.47 % of the proposals and another 17.5 %. 3 rather
+#: than 4: the same piles chosen along seeded games, fewer pilots (``docs/cubirds_determinize.md``).
 CHOICE_DRAWS = 32
-CHOICE_KEPT = 4
+CHOICE_KEPT = 3
 #: Several piles, the last one not split among its seats: where a pilot run of ``RARE_DRAWS``
 #: proposals keeps fewer than ``TAIL_KEPT``, the seats drawing only from the last pile and what
 #: is left of it are drawn last, together (:mod:`.hidden_tail`; 0: never; session 16).
