@@ -436,8 +436,11 @@ class ExactModel(Rejection):
         if seats and ONE_PILE_PIN and not self._keeps_enough():
             # The rejection keeps few: the pile split among the seats and what is left of it.
             self._pin_pile(
-                hidden_group.choose_pile(
-                    self.seats, self.box_pile, self.avail, self.box_size[-1], self.tilt
+                next(
+                    hidden_group.pile_candidates(
+                        self.seats, self.box_pile, self.avail, self.box_size[-1], self.tilt
+                    ),
+                    None,
                 )
             )
         if seats and (
@@ -500,9 +503,10 @@ class ExactModel(Rejection):
         """A pile split among its seats (and what is left of the last pile) within
         ``WIDE_PILE_STEPS``, instead of the single pinned box, if one fits: the rejection then
         never fails that pile."""
-        pinned = hidden_group.choose_pile(
+        candidates = hidden_group.pile_candidates(
             self.seats, self.box_pile, self.avail, self.box_size[-1], most=WIDE_PILE_STEPS
         )
+        pinned = next(candidates, None)
         if pinned is not None:
             self.pin = None
             self._pin_pile(pinned)

@@ -45,7 +45,7 @@ from cardzoo.envs.cubirds.hidden_pin import (
 
 #: Steps of a group's forward pass (ways into its states) before it gives up: the pile is then
 #: not pinned whole. The bench's costliest four-player position needs about 66,000. Since
-#: session 17 the limit is shared by the groups of one pile (``choose_pile``): before, each had
+#: session 17 the limit is shared by the groups of one pile (``pin_members``): before, each had
 #: its own, and a pile of three or four large groups took up to 0.4 s to be given up.
 GROUP_STEPS = 150_000
 
@@ -284,18 +284,6 @@ class RestOfPile:
             logs = logs + v * self.logs[s] - _LOG_FACT[v]
             rows = np.concatenate([rows, v[:, None]], axis=1)
         return dict(zip(map(tuple, rows.tolist()), logs.tolist()))
-
-
-def choose_pile(
-    seats: list[tuple[list[int], SeatChain]],
-    box_pile: list[int],
-    avail: list[list[int]],
-    rest: int = -1,
-    weights: list[float] | None = None,
-    most: int | None = None,
-) -> PinnedPile | None:
-    """The first of :func:`pile_candidates` (None if there is none)."""
-    return next(pile_candidates(seats, box_pile, avail, rest, weights, most), None)
 
 
 def pile_candidates(
