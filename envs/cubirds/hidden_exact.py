@@ -369,6 +369,7 @@ class ExactModel(Rejection):
         got = _BUILT.get(key)
         if got is not None:  # the same counts were prepared at an earlier position
             self.__dict__.update(got[1])
+            self._partial_joint = (None, 0.0)  # (a joint tried later starts afresh)
             return got[0]
         ok = self._build(max_states, max_options)
         self._partial_joint = (None, 0.0)  # (its tables are not needed after the build)

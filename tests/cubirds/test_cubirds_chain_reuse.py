@@ -117,3 +117,33 @@ def test_determinize_along_a_game_does_not_depend_on_what_was_kept(n):
             compared += 1
     assert compared >= 100
     assert served >= 20  # models prepared at earlier positions served
+
+
+def test_a_model_prepared_earlier_tries_the_joint_programme_like_a_new_one(monkeypatch):
+    """A model taken from ``_BUILT`` whose rejection step keeps nothing in ``REJECT_TRIES``
+    rounds goes on to the joint programme as the model first built there does. It used to
+    raise AttributeError (found along a four-player game with face-down round-end discards,
+    seed 1004, decision 63: the rejection there keeps under one proposal in a thousand)."""
+    from cardzoo.envs import cubirds_v0
+    from cardzoo.train.bench_loops import game_moves
+
+    config = cubirds_v0.GAME.make_config(num_players=4, reveal_round_end_discards=False)
+    state = cubirds_v0.GAME.state_cls(config, seed=1004)
+    for move in game_moves(type(state), config, 1, 1004)[0][:63]:
+        state.apply_id(move)
+    p = state.current_player
+    saved = dict(hidden_exact._BUILT)
+    hidden_exact._BUILT.clear()
+    try:
+        first = ExactModel(state.log, p, 4)
+        assert first.build() and first.seats is not None and not first.joint_tried
+        again = ExactModel(state.log, p, 4)
+        assert again.build() and len(hidden_exact._BUILT) == 1  # served from what was kept
+        monkeypatch.setattr(hidden_exact, "REJECT_TRIES", 2)
+        monkeypatch.setattr(ExactModel, "_sample_seats", lambda self, rng: None)
+        got = again.sample_counts(np.random.default_rng(5))
+        want = first.sample_counts(np.random.default_rng(5))
+        assert got == want and again.joint_tried
+    finally:
+        hidden_exact._BUILT.clear()
+        hidden_exact._BUILT.update(saved)
