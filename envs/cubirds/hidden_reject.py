@@ -33,9 +33,10 @@ class Rejection:
         ``prod_s h_s(T_s) / max h_s`` (``T``: the cards of all seats), else None."""
         x: list[list[int]] = [[] for _ in self.box_size]
         taken = [0] * NUM_SPECIES
-        # Several piles: a seat that takes more of a species than an emptied pile held ends
-        # the proposal early (it would be turned down whatever the other seats draw).
-        room = [row[:] for row in self.avail[:-1]] if len(self.piles) > 1 else None
+        # Several piles: a seat that takes more of a species than a pile held ends the
+        # proposal early (it would be turned down whatever the other seats draw): an emptied
+        # pile must come out exactly, and the last pile's factor is 0 past what it held.
+        room = [row[:] for row in self.avail] if len(self.piles) > 1 else None
         last = len(self.piles) - 1
         pin = getattr(self, "pin", None)
         log_pin = 0.0
@@ -136,14 +137,12 @@ class Rejection:
             ]
 
     def _placed(self, boxes: list[int], drawn: list, x: list, room) -> bool:
-        """A seat's boxes into ``x``, each taken from its pile's ``room`` if that pile was
-        drawn to its end (``room`` None: one pile); False if one took more than is left."""
-        last = len(self.avail) - 1
+        """A seat's boxes into ``x``, each taken from its pile's ``room`` (``room`` None: one
+        pile); False if one took more than is left."""
         for g, counts in zip(boxes, drawn):
             x[g] = counts
-            j = self.box_pile[g]
-            if room is not None and j < last:
-                row = room[j]
+            if room is not None:
+                row = room[self.box_pile[g]]
                 for s, v in enumerate(counts):
                     row[s] -= v
                     if row[s] < 0:
@@ -165,8 +164,8 @@ class Rejection:
     def _from_last_pile(self, room: list[list[int]], taken: list[int]) -> list[int] | None:
         """What a proposal took from the last pile (``taken``: from all of them), or None if
         the emptied piles did not come out exactly: every box of an emptied pile took from its
-        ``room``, so they did if nothing is left of them."""
-        if any(any(row) for row in room):
+        ``room``, so they did if nothing is left of them (the last pile's row aside)."""
+        if any(any(row) for row in room[:-1]):
             return None
         for row in self.avail[:-1]:
             taken = [t - v for t, v in zip(taken, row)]

@@ -61,7 +61,9 @@ _KINDS = np.arange(NUM_KINDS)
 #: Per hand size, each hand's counts packed 4 bits a kind: the other seats' hands hold at
 #: most ``MAX_TAKEN`` = 15 of a kind together, so packed hands add without carry.
 _SHIFTS = 4 * _KINDS
-_PACKED = [t.counts @ (1 << _SHIFTS) for t in _HANDS]
+#: ... with one more entry, 0, last: a dealt seat's hand index is set to -1 (``_drawn_hands``),
+#: so that its packed counts and log weight read as nothing without a masked write.
+_PACKED = [np.append(t.counts @ (1 << _SHIFTS), 0) for t in _HANDS]
 _LOG_FACT = np.array([lgamma(n + 1.0) for n in range(256)])
 
 
@@ -287,7 +289,7 @@ def link(lasts: list[LastStep]) -> None:
 def _drawn_hands(lasts: list[LastStep], rows: np.ndarray, u: np.ndarray, log_falling) -> tuple:
     """Per proposal and seat (``rows``: each seat's row; ``u``: its uniform in the first
     ``len(lasts)`` columns): whether the seat is dealt (None where no seat's row is ever
-    dealt) and the drawn seats' hands (ids; 0 where dealt); per proposal the drawn hands'
+    dealt) and the drawn seats' hands (ids; -1 where dealt); per proposal the drawn hands'
     cards per kind together (``s``) and the sum of their ``log (U_k)_(H[k])`` (``own``). One
     lookup and one ``searchsorted`` for every seat (``link``), made for every (proposal,
     seat) and the dealt ones' masked after (cheaper than selecting them first); the hands'
@@ -306,13 +308,14 @@ def _drawn_hands(lasts: list[LastStep], rows: np.ndarray, u: np.ndarray, log_fal
         ids = kept.find(slots, u[:, :m], kept.hands)
     else:  # every seat dealt: no row kept
         ids = np.zeros(rows.shape, dtype=np.int64)
-    if kept.log_falling is not log_falling:  # per hand, its log (U_k)_(H[k]) summed
+    if kept.log_falling is not log_falling:  # per hand, its log (U_k)_(H[k]) summed (0 last)
         kept.log_falling = log_falling
         kept.hand_log = {
-            last.size: log_falling[_KINDS, _HANDS[last.size].counts].sum(axis=1) for last in lasts
+            last.size: np.append(log_falling[_KINDS, _HANDS[last.size].counts].sum(axis=1), 0.0)
+            for last in lasts
         }
-    if dealt is not None:
-        ids[dealt] = 0
+    if dealt is not None:  # the tables' last entry: nothing drawn (the index is overwritten
+        ids[dealt] = -1  # where the proposal is accepted, ``_deal_lists``, ``_deal_arrays``)
     if len(kept.by_size) == 1:
         size = kept.by_size[0][0]
         packed, logs = _PACKED[size][ids], kept.hand_log[size][ids]
@@ -322,8 +325,6 @@ def _drawn_hands(lasts: list[LastStep], rows: np.ndarray, u: np.ndarray, log_fal
         for size, cols in kept.by_size:
             packed[:, cols] = _PACKED[size][ids[:, cols]]
             logs[:, cols] = kept.hand_log[size][ids[:, cols]]
-    if dealt is not None:
-        packed[dealt], logs[dealt] = 0, 0.0
     s = (packed.sum(axis=1)[:, None] >> _SHIFTS) & 15
     return dealt, ids, s, logs.sum(axis=1)
 
@@ -413,21 +414,25 @@ def propose_many(
         if first and accepted.any():
             accepted[np.argmax(accepted) + 1 :] = False
         return ids, accepted
-    left = np.maximum(unseen[None, :] - s, 0)
-    dealing = accepted & dealt.any(axis=1)
     if first:  # the proposals that fit up to the first with no dealt seat, in order
         fits = np.flatnonzero(accepted)
-        plain = fits[~dealing[fits]]
+        if not len(fits):
+            return ids, accepted
+        plain = fits[~dealt[fits].any(axis=1)]
         end = int(plain[0]) if len(plain) else len(rows)
         dealing = fits[fits < end]  # all dealt but (at most) the last
-        found = _deal_lists(lasts, rows, dealt, left, u, ids, dealing, first=True)
+        found = None
+        if len(dealing):  # (what the drawn hands left of ``U``: made only for these)
+            left = np.maximum(unseen[None, :] - s[dealing], 0)
+            found = _deal_lists(lasts, rows, dealt, left, u, ids, dealing, first=True)
         accepted[:] = False
         if found is not None or end < len(rows):
             accepted[end if found is None else found] = True
         return ids, accepted
-    dealing = np.flatnonzero(dealing)
+    left = np.maximum(unseen[None, :] - s, 0)
+    dealing = np.flatnonzero(accepted & dealt.any(axis=1))
     if len(dealing) <= DEAL_ONE_BY_ONE:
-        keep = _deal_lists(lasts, rows, dealt, left, u, ids, dealing)
+        keep = _deal_lists(lasts, rows, dealt, left[dealing], u, ids, dealing)
     else:
         keep = _deal_arrays(lasts, rows, dealt & accepted[:, None], left, u, ids)
     accepted &= u[:, -1] < keep
@@ -437,15 +442,16 @@ def propose_many(
 def _deal_lists(lasts: list[LastStep], rows, dealt, left, u, ids, dealing, first=False):
     """``_deal_arrays`` for the proposals ``dealing`` alone, one by one in Python lists: the
     same arithmetic, so the same hands and factors (a batch keeps a few proposals for this
-    step; the arrays' calls cost more than their work there; session 13). With ``first``,
-    returns the first of them accepted (or None) as soon as it is found."""
+    step; the arrays' calls cost more than their work there; session 13). ``left``: what the
+    drawn hands left of ``U``, a row per proposal of ``dealing``. With ``first``, returns the
+    first of them accepted (or None) as soon as it is found."""
     keep = np.ones(len(rows))
     if not len(dealing):
         return None if first else keep
     m = len(lasts)
     for p, lp, up, rp, dp in zip(
         dealing.tolist(),
-        left[dealing].tolist(),
+        left.tolist(),
         u[dealing].tolist(),
         rows[dealing].tolist(),
         dealt[dealing].tolist(),
