@@ -93,13 +93,58 @@ def _short(needs: tuple, iv_sum: dict[int, int]) -> int:
     return short
 
 
+def _fed_factor(fed: tuple, avail: list[int], pile_sum: list[int]) -> float:
+    """The factor of the piles fed by thrown-away hands once a species' choice is complete: 0
+    unless each holds exactly its content (its public part plus what its feeding classes
+    chose), else ``prod C! / C0!`` (``C``: its content with the cards known to leave it,
+    ``C0``: the same without the fed cards; a constant factor less)."""
+    factor = 1.0
+    for j, known, base in fed:
+        if pile_sum[j] != avail[j]:
+            return 0.0
+        factor *= _FACT[avail[j] + known] / _FACT[base + known]
+    return factor
+
+
+def _leaves(out, x, at, values, w, weight, fed, avail, pile_sum) -> None:
+    """The last step's choices (``values`` of class ``c`` in pile ``j``, feeding pile ``to``;
+    ``at``: the three) into ``out``; where piles are fed, each with the fed piles' factor (if
+    not 0)."""
+    c, j, to = at
+    if not fed:
+        for v in values:
+            x[c] = v
+            out.append((tuple(x), w * weight[v]))
+        return
+    for v in values:
+        x[c] = v
+        pile_sum[j] += v
+        avail[to] += v
+        f = _fed_factor(fed, avail, pile_sum)
+        avail[to] -= v
+        pile_sum[j] -= v
+        if f > 0.0:
+            out.append((tuple(x), w * weight[v] * f))
+
+
 def _enumerate(
-    steps: list[tuple], avail: list[int], weight: list[float], npiles: int, allowed: int
+    steps: list[tuple],
+    avail: list[int],
+    weight: list[float],
+    npiles: int,
+    allowed: int,
+    feed: tuple = (None, ()),
 ) -> tuple[list[tuple], int]:
     """The choices of one species along a level's walk (``steps`` from
     :meth:`Programme._bounds`), each with its weight, and the steps still allowed after them
-    (every node of the enumeration and every choice costs one; TooLarge past ``allowed``)."""
+    (every node of the enumeration and every choice costs one; TooLarge past ``allowed``).
+    ``feed``: per step the pile its class feeds (-1: none), and per fed pile (pile, cards
+    known to leave it, public content less those): the fed piles' content grows with what
+    their feeding classes choose (a copy of ``avail`` follows it)."""
+    feed_to, fed = feed
     n = len(steps)
+    feed_to = feed_to or [len(avail)] * n  # (one more pile, a sink: no pile fed)
+    avail = [*avail, 0]
     last = n - 1
     x = [0] * n
     iv_sum: dict[int, int] = {}
@@ -125,22 +170,23 @@ def _enumerate(
                 hi = req - have
             if req - have - iv_room > lo:
                 lo = req - have - iv_room
+        to = feed_to[i]
         if i == last:  # the leaves inline (each still counts as a step)
             if hi >= lo:
                 left_steps -= hi - lo + 1
                 if left_steps < 0:
                     raise TooLarge("options")
-                for v in range(lo, hi + 1):
-                    x[c] = v
-                    out.append((tuple(x), w * weight[v]))
+                _leaves(out, x, (c, j, to), range(lo, hi + 1), w, weight, fed, avail, pile_sum)
                 x[c] = 0
             return
         for v in range(lo, hi + 1):
             x[c] = v
             pile_sum[j] += v
+            avail[to] += v
             if req >= 0:
                 iv_sum[label] = have + v
             rec(i + 1, w * weight[v])
+            avail[to] -= v
             pile_sum[j] -= v
         if req >= 0:
             iv_sum[label] = have
@@ -171,13 +217,19 @@ class Programme:
         req: list[int],
         avail: list[list[int]] | None,
         tilt: list[float] | None = None,
+        feeds: dict[int, tuple[list[int], list[set[int]]]] | None = None,
     ) -> None:
         self.box_size, self.box_pile, self.box_label = box_size, box_pile, box_label
         self.iv_req = req
         self.avail = avail
+        #: Per pile fed by thrown-away hands: the cards known to leave it, and per species the
+        #: labels (intervals) whose classes' cards it holds (its ``avail`` row: the rest).
+        self.feeds = feeds or {}
         npiles = max(box_pile, default=0) + 1
         self.npiles = npiles if avail is None else len(avail)
-        top = sum(box_size) + 1  # a class of merged boxes holds up to all of them
+        # A class of merged boxes holds up to all of them, and never more of a species than
+        # the game has (a long face-down game's piles, each reshuffled, add up past that).
+        top = min(sum(box_size), len(_INV_FACT) - 1) + 1
         tilt = tilt or [1.0] * NUM_SPECIES
         #: Per species, the weight of ``v`` cards of it in one class: ``tilt**v / v!``.
         self.weights = [[t**v * _INV_FACT[v] for v in range(top)] for t in tilt]
@@ -266,14 +318,25 @@ class Programme:
         s = self.order[k]
         free = self.avail is None
         avail = [1 << 30] * self.npiles if free else [row[s] for row in self.avail]
-        steps = self._bounds(k, caps, forced, avail)
+        feed: tuple = (None, ())
+        top = avail
+        if self.feeds:  # the fed piles' content grows with their feeding classes' choice
+            to = {lab: j for j, (_, labels) in self.feeds.items() for lab in labels[s]}
+            feed_to = [to.get(label, -1) for _, label, _, _ in self.walks[k]]
+            top = avail[:]  # (the bounds take the most each fed pile may hold)
+            for (c, _, _, _), j in zip(self.walks[k], feed_to):
+                if j >= 0:
+                    top[j] += caps[c]
+            fed = tuple((j, known[s], avail[j]) for j, (known, _) in self.feeds.items())
+            feed = (feed_to, fed)
+        steps = self._bounds(k, caps, forced, top)
         if not n:  # nothing to choose: one empty choice, one step
             self._budget[1] -= 1
             if self._budget[1] < 0:
                 raise TooLarge("options")
-            return [((), 1.0)]
+            return [((), 1.0)] if _fed_factor(feed[1], avail, [0] * self.npiles) else []
         out, self._budget[1] = _enumerate(
-            steps, avail, self.weights[s], self.npiles, self._budget[1]
+            steps, avail, self.weights[s], self.npiles, self._budget[1], feed
         )
         return out
 

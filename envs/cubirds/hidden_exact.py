@@ -71,12 +71,13 @@ not kept: ``docs/cubirds_determinize.md``.
 
 Face-down round-end discards: a round end ends every other seat's intervals with whatever they
 hold (they stay open: their cards weigh like any open card) and the next hand starts fresh ones;
-the thrown-away cards are sampled with the rest and written into the log. This is exact while no
-reshuffle follows, since those cards are then never drawn again
+the thrown-away cards are sampled with the rest and written into the log
 (``tests/cubirds/test_cubirds_exact_posterior.py::test_face_down_round_ends_are_sampled_exactly``).
+A pile that a reshuffle then makes of them has a content that depends on them: the joint
+programme alone counts it (:mod:`.hidden_fed`, session 20; ``FED_PILES``).
 
-Not covered: a reshuffle after a face-down round end (the new pile's content then depends on
-the hidden thrown-away cards; :class:`TooLarge` at reading); positions whose chains and joint
+Not covered: such a pile where the joint programme exceeds its limits (at 3 to 5 players,
+nearly always; :class:`TooLarge` at reading if ``FED_PILES`` is 0); positions whose chains and joint
 programme both exceed their limits; and single samples whose rejection step keeps nothing in
 ``REJECT_TRIES`` rounds while the joint programme is too large (:meth:`ExactModel.sample`
 returns None; where a fixed-seed pilot keeps fewer than ``RARE_KEPT`` of ``RARE_DRAWS``
@@ -98,7 +99,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from cardzoo.envs.cubirds import hidden_count, hidden_group, hidden_pin, hidden_tail
+from cardzoo.envs.cubirds import hidden_count, hidden_fed, hidden_group, hidden_pin, hidden_tail
 from cardzoo.envs.cubirds.data import (
     EV_BATCH,
     EV_CLOSE,
@@ -113,7 +114,7 @@ from cardzoo.envs.cubirds.hidden_count import (
     MAX_OPTIONS,
     MAX_STATES,
     Programme,
-    TooLarge,
+    TooLarge,  # noqa: F401 (raised at reading, by hidden_fed; callers catch it from here)
     draw_counts,
 )
 from cardzoo.envs.cubirds.hidden_reject import Rejection
@@ -155,6 +156,13 @@ RARE_CLASSES = 14
 #: step where the joint programme exceeds its limits; 0, the joint programme alone; 2, the
 #: chains alone (the tests' switch).
 MULTI_PILE_SEATS = 1
+#: A pile fed by hands thrown away face down (``reveal_round_end_discards=False``, then a
+#: reshuffle): counted by the joint programme alone, within this share of the limits (0: not
+#: counted, the replay serves; session 20). Its content per species is its public part plus
+#: the others' thrown intervals' totals, so its condition stays linear in one species, and its
+#: factor ``C!`` enters that species' weight (:mod:`.hidden_count`).
+FED_PILES = 2.0
+FED_CLASSES = 13
 #: Several piles: every card in the chains weighs what its pile held of its species (False: one
 #: tilt per species on open cards; measured to keep fewer proposals, see the module docstring).
 PILE_TILT = True
@@ -239,6 +247,7 @@ class ExactModel(Rejection):
         #: Face-down round ends read so far: (log index, per seat the intervals its thrown-away
         #: hand closed (``None`` for ``player``), ``player``'s own thrown-away cards).
         self.round_ends: list[tuple[int, list, tuple]] = []
+        self._thrown: list[tuple] = []  # since the current pile: (ended, own, size)
         for q in range(num_players):
             self._fresh(q)
         for i, ev in enumerate(log):
@@ -263,17 +272,7 @@ class ExactModel(Rejection):
     def _read(self, i: int, ev: tuple) -> None:
         tag = ev[0]
         if tag == EV_SOURCE or tag == EV_RESHUFFLE:
-            if self.round_ends:
-                # Hands thrown away face down are part of this pile: its content depends on
-                # the hidden cards (not counted here).
-                raise TooLarge("face-down round-end discards in a reshuffled pile")
-            self.piles.append(
-                {
-                    "tag": tag,
-                    "public": ev[1],
-                    "known": [0] * NUM_SPECIES,
-                }
-            )
+            self.piles.append(hidden_fed.new_pile(self, i, tag, ev[1], FED_PILES))
             self._cur = [None] * self.num_players
         elif tag == EV_PUBLIC:
             self.piles[-1]["known"][ev[1]] += 1
@@ -287,21 +286,9 @@ class ExactModel(Rejection):
                 self._new_open(q, s)
                 self._cur[q] = None
         elif tag == EV_ROUND_END:
-            self._read_round_end(i, ev)
+            hidden_fed.round_end(self, i, ev)
         else:
             raise ValueError(f"unknown log event {ev!r}")
-
-    def _read_round_end(self, i: int, ev: tuple) -> None:
-        """Hands thrown away face down: every other seat's intervals end there with whatever
-        they hold (no requirement: they stay open, ``req = -1``, and their cards weigh like
-        any open card) and its next hand starts fresh ones. While no reshuffle follows, the
-        thrown-away cards are never drawn again, so they change nothing else."""
-        ended: list[list[int] | None] = [None] * self.num_players
-        for q in range(self.num_players):
-            if q != self.player:
-                ended[q] = list(self.open[q])
-                self._fresh(q)
-        self.round_ends.append((i, ended, tuple(ev[1][self.player])))
 
     def _new_open(self, q: int, s: int) -> None:
         self.iv_seat.append(q)
@@ -340,17 +327,23 @@ class ExactModel(Rejection):
         index, or ``-1 - pile`` when nothing but its pile constrains it)."""
         last = len(self.piles) - 1
         self.avail = [[p["public"][s] - p["known"][s] for s in SPECIES] for p in self.piles]
-        rest = sum(self.avail[last]) - sum(
-            k for k, j in zip(self.seg_size, self.seg_pile) if j == last
+        rest = (
+            sum(self.avail[last])
+            + self.piles[last]["fed"]
+            - sum(k for k, j in zip(self.seg_size, self.seg_pile) if j == last)
         )
-        if rest < 0 or any(a < 0 for row in self.avail for a in row):
+        # (a pile fed by thrown-away hands may show more of a species than its public part)
+        if rest < 0 or any(
+            a < 0 for p, row in zip(self.piles, self.avail) if not p["feeds"] for a in row
+        ):
             raise ValueError("the log takes more cards from a pile than it holds")
         self.box_pile = [*self.seg_pile, last]
         self.box_size = [*self.seg_size, rest]
+        fed = hidden_fed.fed_intervals(self.piles)  # (their own labels: they feed a pile)
         labels = []
         for g, ivs in enumerate(self.seg_ivs):
             j = self.seg_pile[g]
-            labels.append(tuple(iv if self.iv_req[iv] >= 0 else -1 - j for iv in ivs))
+            labels.append(tuple(iv if self.iv_req[iv] >= 0 or iv in fed else -1 - j for iv in ivs))
         labels.append(tuple(-1 - last for _ in SPECIES))
         self.box_label = labels
 
@@ -363,7 +356,7 @@ class ExactModel(Rejection):
         self._boxes()
         used = set(self.box_pile)
         for j, row in enumerate(self.avail):
-            if j not in used and any(row):
+            if j not in used and any(row) and not self.piles[j]["feeds"]:
                 raise ValueError(f"pile {j} keeps cards that nobody drew")
         key = self._key(max_states, max_options)
         got = _BUILT.get(key)
@@ -392,6 +385,9 @@ class ExactModel(Rejection):
             tuple(self.iv_req),
             tuple(self.iv_species),
             tuple(tuple(row) for row in self.avail),
+            tuple(
+                (p["fed"], tuple(p["known"]), *map(frozenset, p["feeds"] or ())) for p in self.piles
+            ),
             len(self.piles),
             max_states,
             max_options,
@@ -401,6 +397,7 @@ class ExactModel(Rejection):
             MULTI_JOINT_SHARE,
             MULTI_JOINT_CLASSES,
             MULTI_PILE_SEATS,
+            FED_PILES,
             PILE_TILT,
             PIN_BOX,
             PIN_PILE,
@@ -460,14 +457,17 @@ class ExactModel(Rejection):
 
     def _build_several(self) -> bool:
         """Several piles: the joint programme when it fits, else the chains with the rejection
-        step (each pile drawn to its end must come out exactly)."""
+        step (each pile drawn to its end must come out exactly). A pile fed by thrown-away
+        hands: the joint programme alone (``FED_PILES``)."""
+        if any(p["feeds"] for p in self.piles):
+            return self._classes() <= FED_CLASSES and self._build_joint(FED_PILES)
         small = MULTI_PILE_SEATS == 0 or self._classes() <= MULTI_JOINT_CLASSES
         if MULTI_PILE_SEATS < 2 and small and self._build_joint(MULTI_JOINT_SHARE):
             return True
         if not (MULTI_PILE_SEATS > 0 and self._build_seats()):
             return False
-        if PIN_PILE and self.pile_pin is None and self._keeps_few():
-            self._widen()
+        if PIN_PILE and self.pile_pin is None and WIDE_PILE_STEPS:
+            self._widen(RARE_DRAWS, WIDE_KEPT, WIDE_PILE_STEPS)
         last = len(self.piles) - 1
         self.tail = None
         if (
@@ -495,23 +495,6 @@ class ExactModel(Rejection):
                 self.seats = None
         return True
 
-    def _keeps_few(self) -> bool:
-        """Whether a pile's split is worth more steps (``WIDE_PILE_STEPS``): none fitted the
-        usual ones and a pilot run keeps fewer than ``WIDE_KEPT`` of ``RARE_DRAWS``."""
-        return bool(WIDE_PILE_STEPS) and not self._keeps_enough(RARE_DRAWS, WIDE_KEPT)
-
-    def _widen(self) -> None:
-        """A pile split among its seats (and what is left of the last pile) within
-        ``WIDE_PILE_STEPS``, instead of the single pinned box, if one fits: the rejection then
-        never fails that pile."""
-        candidates = hidden_group.pile_candidates(
-            self.seats, self.box_pile, self.avail, self.box_size[-1], most=WIDE_PILE_STEPS
-        )
-        pinned = next(candidates, None)
-        if pinned is not None:
-            self.pin = None
-            self._pin_pile(pinned)
-
     def _classes(self) -> int:
         """The boxes that the joint programme's first level tells apart (by pile and label)."""
         return len({(j, *lab) for j, lab in zip(self.box_pile, self.box_label)})
@@ -522,7 +505,10 @@ class ExactModel(Rejection):
         self.joint_tried = True
         joint, spent = self._partial_joint
         if joint is None:
-            joint = Programme(self.box_size, self.box_pile, self.box_label, self.iv_req, self.avail)
+            fed = {j: (p["known"], p["feeds"]) for j, p in enumerate(self.piles) if p["feeds"]}
+            joint = Programme(
+                self.box_size, self.box_pile, self.box_label, self.iv_req, self.avail, feeds=fed
+            )
         if share <= spent:
             return False
         if not joint.build(*(int(limit * (share - spent)) for limit in self.limits)):
@@ -704,16 +690,19 @@ class ExactModel(Rejection):
         hidden = [
             None if q == self.player else [iv_total[iv] for iv in self.open[q]] for q in range(n)
         ]
-        nothing = [[0] * NUM_SPECIES for _ in range(n)]
-        thrown = [[0] * NUM_SPECIES for _ in range(n)]  # per seat, in the discard pile
+        # Per seat its thrown-away cards in the discard pile (since the current pile was made)
+        # and in the current pile (thrown while the pile before it was drawn, if they fed it).
+        thrown = [[0] * NUM_SPECIES for _ in range(n)]
+        source = [[0] * NUM_SPECIES for _ in range(n)]
+        start = [p["at"] for p in self.piles[-2:]] if self.piles[-1]["feeds"] else [-1, -1]
         leftovers = {}
         for i, ended, own in self.round_ends:
             left = [
                 own if q == self.player else tuple(iv_total[iv] for iv in ended[q])
                 for q in range(n)
             ]
-            for q in range(n):
-                for s in SPECIES:
-                    thrown[q][s] += left[q][s]
+            into = thrown if i > self.piles[-1]["at"] else source if i > start[0] else None
+            for q in range(n) if into is not None else ():
+                into[q] = [a + b for a, b in zip(into[q], left[q])]
             leftovers[i] = tuple(left)
-        return hidden, x[-1], thrown, nothing, batches, leftovers
+        return hidden, x[-1], thrown, source, batches, leftovers

@@ -11,6 +11,7 @@ import math
 from collections.abc import Iterator
 
 import numpy as np
+from cardzoo.envs.cubirds import hidden_group
 from cardzoo.envs.cubirds.data import NUM_SPECIES
 from cardzoo.envs.cubirds.hidden_pin import PinnedPile
 
@@ -125,6 +126,21 @@ class Rejection:
         if self.pile_pin is not chosen:
             self.seats[:] = order
             self._pin_pile(chosen)
+
+    def _widen(self, draws: int, kept: int, most: int) -> None:
+        """Where a pilot run keeps fewer than ``kept`` of ``draws`` proposals, a pile split
+        among its seats (and what is left of the last pile) within ``most`` steps
+        (``hidden_exact.WIDE_PILE_STEPS``), instead of the single pinned box, if one fits: the
+        rejection then never fails that pile."""
+        if self._keeps_enough(draws, kept):
+            return
+        candidates = hidden_group.pile_candidates(
+            self.seats, self.box_pile, self.avail, self.box_size[-1], most=most
+        )
+        pinned = next(candidates, None)
+        if pinned is not None:
+            self.pin = None
+            self._pin_pile(pinned)
 
     def _pin_pile(self, pinned: PinnedPile | None) -> None:
         """Use ``pinned`` (if any): its seats are drawn last, in its order."""

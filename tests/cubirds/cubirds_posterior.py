@@ -8,10 +8,11 @@ up front, which is exact because a shuffled pile is exchangeable; every other se
 then takes its cards uniformly without replacement from what is left; a world is kept only when
 every lay and flock of another seat revealed exactly the hidden count it has in that world.
 
-Face-down round ends are supported while no reshuffle follows them (every pile's content is
-then public, so taking the seen cards out up front needs no weighting): each other seat's hidden
-hand is thrown away there, and a world also lists those thrown-away cards. Slow: for tiny
-positions only.
+Face-down round ends: each other seat's hidden hand is thrown away there, and a world also lists
+those thrown-away cards. A pile that a reshuffle makes of them (with the public discards and the
+seat's own thrown-away cards) has a content that differs from world to world: it is shuffled
+whole and drawn card by card, a world kept only if the seat saw exactly the cards it drew and
+the public ones (session 20). Slow: for tiny positions only.
 """
 
 from __future__ import annotations
@@ -32,15 +33,19 @@ from cardzoo.envs.cubirds.data import (
 S = range(NUM_SPECIES)
 
 
-def _piles(log: list[tuple], player: int) -> list[list[int]]:
-    """Per pile: its cards less those ``player`` saw leave it."""
-    out: list[list[int]] = []
+def _piles(log: list[tuple], player: int) -> list[list[int] | None]:
+    """Per pile: its cards less those ``player`` saw leave it (None: a pile made of hands
+    thrown away face down, whose content depends on the world)."""
+    out: list[list[int] | None] = []
     ended = False
     for ev in log:
         if ev[0] in (EV_SOURCE, EV_RESHUFFLE):
-            if ended:
-                raise ValueError("a pile made of face-down discards is not supported")
-            out.append(list(ev[1]))
+            if ended and ev[0] == EV_SOURCE:
+                raise ValueError("a source after face-down discards is not supported")
+            out.append(None if ended else list(ev[1]))
+            ended = False
+        elif out[-1] is None:
+            continue
         elif ev[0] == EV_PUBLIC:
             out[-1][ev[1]] -= 1
         elif ev[0] == EV_BATCH and ev[1] == player:
@@ -48,7 +53,7 @@ def _piles(log: list[tuple], player: int) -> list[list[int]]:
                 out[-1][s] -= ev[2][s]
         elif ev[0] == EV_ROUND_END:
             ended = True
-    if any(c < 0 for pile in out for c in pile):
+    if any(c < 0 for pile in out if pile is not None for c in pile):
         raise ValueError("the log takes more cards from a pile than it holds")
     return out
 
@@ -63,12 +68,25 @@ def one_try(log: list[tuple], player: int, n: int, rng: np.random.Generator) -> 
     pile = -1
     hidden = [[0] * NUM_SPECIES for _ in range(n)]
     thrown: list[tuple] = []
+    pending = [0] * NUM_SPECIES  # thrown away face down since the current pile was made
+    whole = False  # the current pile is drawn card by card, the seen cards checked
     for ev in log:
         tag = ev[0]
         if tag in (EV_SOURCE, EV_RESHUFFLE):
             pile += 1
-            left = [s for s in S for _ in range(piles[pile][s])]
+            whole = piles[pile] is None
+            content = [a + b for a, b in zip(ev[1], pending)] if whole else piles[pile]
+            left = [s for s in S for _ in range(content[s])]
             rng.shuffle(left)
+            pending = [0] * NUM_SPECIES
+        elif whole and (tag == EV_PUBLIC or (tag == EV_BATCH and ev[1] == player)):
+            seen = [0] * NUM_SPECIES
+            for _ in range(1 if tag == EV_PUBLIC else sum(ev[2])):
+                if not left:
+                    return None
+                seen[left.pop()] += 1
+            if seen != ([int(s == ev[1]) for s in S] if tag == EV_PUBLIC else list(ev[2])):
+                return None
         elif tag == EV_BATCH and ev[1] != player:
             k = sum(ev[2])
             if k > len(left):
@@ -82,6 +100,8 @@ def one_try(log: list[tuple], player: int, n: int, rng: np.random.Generator) -> 
             hidden[q][s] = 0
         elif tag == EV_ROUND_END:
             for q in range(n):
+                hand = list(ev[1][q]) if q == player else hidden[q]
+                pending = [a + b for a, b in zip(pending, hand)]
                 if q != player:
                     thrown.append(tuple(hidden[q]))
                     hidden[q] = [0] * NUM_SPECIES

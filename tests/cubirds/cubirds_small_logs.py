@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from cardzoo.envs.cubirds.data import EV_BATCH, EV_CLOSE, EV_RESHUFFLE, EV_SOURCE
+from cardzoo.envs.cubirds.data import EV_BATCH, EV_CLOSE, EV_RESHUFFLE, EV_ROUND_END, EV_SOURCE
 from cardzoo.envs.cubirds.hidden_group import RestOfPile
 from scipy.stats import chi2_contingency
 
@@ -59,6 +59,49 @@ def four_seat_log() -> list[tuple]:
         (EV_RESHUFFLE, (1, 2, 1, 1, 1, 0, 0, 0)),
         (EV_BATCH, 1, (0, 0, 2, *z, 0)),
         (EV_BATCH, 2, (0, 0, 2, *z, 0)),
+    ]
+
+
+def face_down_log() -> list[tuple]:
+    """A hand-made 2-player log (seat 0's view) where a reshuffle makes a pile of the hands
+    thrown away face down: seat 1 draws 2 cards and throws them away with seat 0's 2 (a round
+    end), draws 2 more from the source, then the discard pile (those 4 cards and one public
+    card) becomes the draw pile; seat 0 draws 2 of it, seat 1 draws 1 and reveals a count over
+    its hand. Seat 1's leftovers in the round end are read only for their number."""
+    z = (0,) * 5
+    return [
+        (EV_SOURCE, (2, 2, 2, *z)),
+        (EV_BATCH, 1, (0, 0, 2, *z)),  # hidden draws carry a size only: species are not read
+        (EV_BATCH, 0, (1, 0, 1, *z)),
+        (EV_ROUND_END, ((1, 0, 1, *z), (0, 2, 0, *z)), (1, 0, 1, *z)),
+        (EV_BATCH, 1, (0, 0, 2, *z)),
+        (EV_RESHUFFLE, (0, 1, 0, *z)),
+        (EV_BATCH, 0, (0, 1, 1, *z)),
+        (EV_BATCH, 1, (0, 0, 1, *z)),
+        (EV_CLOSE, 1, 1, 1),
+    ]
+
+
+def face_down_three_log() -> list[tuple]:
+    """A hand-made 3-player log (seat 0's view) where the pile made of thrown-away hands must
+    hold what seat 0 drew of it: two cards of species 1, of which neither the public discards
+    nor seat 0's own thrown-away cards hold any (so the other seats threw both away). Seat 2
+    reveals a count before the round end, seat 1 one after the reshuffle."""
+    z = (0,) * 4
+    return [
+        (EV_SOURCE, (3, 3, 2, 2, *z)),
+        (EV_BATCH, 1, (0, 0, 3, *z, 0)),  # hidden draws carry a size only: species are not read
+        (EV_BATCH, 2, (0, 0, 2, *z, 0)),
+        (EV_BATCH, 0, (1, 0, 1, *z, 0)),
+        (EV_CLOSE, 2, 3, 1),
+        (EV_ROUND_END, ((1, 0, 1, *z, 0), (0, 3, 0, *z, 0), (0, 1, 0, *z, 0)), (0,) * 8),
+        (EV_BATCH, 1, (0, 0, 2, *z, 0)),
+        (EV_BATCH, 2, (0, 0, 1, *z, 0)),
+        (EV_RESHUFFLE, (0, 0, 0, 1, *z)),
+        (EV_BATCH, 0, (0, 2, 0, *z, 0)),
+        (EV_BATCH, 1, (0, 0, 2, *z, 0)),
+        (EV_CLOSE, 1, 0, 2),
+        (EV_BATCH, 2, (0, 0, 1, *z, 0)),
     ]
 
 

@@ -32,7 +32,7 @@ from cardzoo.envs.cubirds.game import Config, State
 from cardzoo.envs.cubirds.hidden_count import Programme
 from cardzoo.envs.cubirds.hidden_exact import ExactModel, TooLarge
 from cubirds_posterior import marginals, reference, world_of
-from cubirds_small_logs import two_pile_log
+from cubirds_small_logs import face_down_log, face_down_three_log, two_pile_log
 from cubirds_worlds import agrees_with_what_was_seen, explained_by_its_log, random_states
 from scipy.stats import chi2_contingency
 
@@ -143,9 +143,10 @@ def test_exact_determinize_is_a_function_of_the_seat_information(monkeypatch):
         assert [a.view(q) for q in range(3)] == [b.view(q) for q in range(3)]
 
 
-def test_which_positions_are_exact():
-    # Face-down round ends: read (the thrown-away hands end their intervals) until a reshuffle
-    # makes their hidden cards part of a pile, which the model does not count.
+def test_which_positions_are_exact(monkeypatch):
+    # Face-down round ends: read (the thrown-away hands end their intervals); a reshuffle that
+    # makes their hidden cards part of a pile gives a pile fed by them (session 20), which only
+    # the joint programme counts, and which is not read at all with ``FED_PILES`` off.
     face_down = Config(num_players=3, reveal_round_end_discards=False)
     seen = Counter()
     for state in random_states(3, 4, every=5, config=face_down):
@@ -154,8 +155,12 @@ def test_which_positions_are_exact():
             continue
         if EV_RESHUFFLE in tags[tags.index(EV_ROUND_END) :]:
             seen["reshuffled"] += 1
-            with pytest.raises(TooLarge):
-                ExactModel(state.log, state.current_player, 3)
+            model = ExactModel(state.log, state.current_player, 3)
+            assert any(pile["feeds"] for pile in model.piles)
+            with monkeypatch.context() as off:
+                off.setattr(hidden_exact, "FED_PILES", 0)
+                with pytest.raises(TooLarge):
+                    ExactModel(state.log, state.current_player, 3)
         else:
             seen["round ends only"] += 1
             ExactModel(state.log, state.current_player, 3)
@@ -234,20 +239,55 @@ def test_face_down_round_ends_are_sampled_exactly(mode, monkeypatch):
     assert _worst_p_value(ref, got) > ALPHA
 
 
+def _model_world(model: ExactModel, rng: np.random.Generator, player: int) -> tuple:
+    """One sample of ``model`` as a world of :func:`cubirds_posterior.one_try`."""
+    hid, draw, _, _, _, leftovers = model.sample(rng)
+    n = model.num_players
+    others = [q for q in range(n) if q != player]
+    thrown = tuple(tuple(leftovers[i][q]) for i in sorted(leftovers) for q in others)
+    return tuple(tuple(hid[q]) for q in others) + thrown, tuple(draw)
+
+
+@pytest.mark.parametrize(("make", "n"), [(face_down_log, 2), (face_down_three_log, 3)])
+def test_a_pile_made_of_thrown_away_hands_is_sampled_exactly(make, n):
+    # Session 20: a reshuffle after a face-down round end makes a pile that holds the hands
+    # thrown away, so its content differs from world to world; the joint programme counts it
+    # (``hidden_exact.FED_PILES``). The reference shuffles that pile whole and checks every
+    # card the seat saw drawn from it. In the 3-player log seat 0 drew two cards of a species
+    # that only the others' thrown-away hands can have held.
+    log = make()
+    rng = np.random.default_rng(5)
+    ref, _ = reference(log, 0, n, rng, SAMPLES, 10**7)
+    assert sum(ref.values()) == SAMPLES and len(ref) > (3 if n == 2 else 30)
+    model = ExactModel(log, 0, n)
+    assert model.piles[-1]["feeds"] and model.build() and model.joint is not None
+    got = Counter(_model_world(model, rng, 0) for _ in range(SAMPLES))
+    assert set(got) <= set(ref)
+    assert _worst_p_value(ref, got) > ALPHA
+
+
+def test_a_pile_made_of_thrown_away_hands_is_left_to_the_replay_when_switched_off(monkeypatch):
+    monkeypatch.setattr(hidden_exact, "FED_PILES", 0)
+    with pytest.raises(TooLarge):
+        ExactModel(face_down_log(), 0, 2)
+
+
 @pytest.mark.parametrize("n", [2, 3])
 def test_face_down_determinize_agrees_with_everything_seen(n):
     # Along a game with face-down round-end discards: the exact model serves after round ends
-    # (until a reshuffle), and its samples agree with everything the seat saw and play on.
+    # (and, at two players, after a reshuffle makes a pile of the thrown-away hands, since
+    # session 20), and its samples agree with everything the seat saw and play on.
     rng = np.random.default_rng(n)
-    used = 0
+    used = fed = 0
     config = Config(num_players=n, reveal_round_end_discards=False)
-    for state in random_states(n, 3, every=4, config=config):
+    for state in random_states(n, 6, every=4, config=config):  # (seed 6: fed piles at 2p)
         if state.terminal:
             continue
         p = state.current_player
         sample = state.determinize(p, rng)
         model = hidden.plan_for(state, p).exact_model
         used += bool(model and model.round_ends)
+        fed += bool(model and any(pile["feeds"] for pile in model.piles))
         agrees_with_what_was_seen(state, sample, p)
         explained_by_its_log(sample)
         for _ in range(10):
@@ -255,7 +295,7 @@ def test_face_down_determinize_agrees_with_everything_seen(n):
                 break
             ids = sample.legal_move_ids()
             sample.apply_id(ids[int(rng.integers(len(ids)))])
-    assert used > 0
+    assert used > 0 and (fed > 0 or n > 2)
 
 
 @pytest.mark.parametrize(
