@@ -163,6 +163,9 @@ MULTI_PILE_SEATS = 1
 #: factor ``C!`` enters that species' weight (:mod:`.hidden_count`).
 FED_PILES = 2.0
 FED_CLASSES = 13
+#: ... at two players, where it fits far more often (``docs/cubirds_determinize.md``, session 20).
+FED_DUEL_PILES = 16.0
+FED_DUEL_CLASSES = 15
 #: Several piles: every card in the chains weighs what its pile held of its species (False: one
 #: tilt per species on open cards; measured to keep fewer proposals, see the module docstring).
 PILE_TILT = True
@@ -398,6 +401,9 @@ class ExactModel(Rejection):
             MULTI_JOINT_CLASSES,
             MULTI_PILE_SEATS,
             FED_PILES,
+            FED_CLASSES,
+            FED_DUEL_PILES,
+            FED_DUEL_CLASSES,
             PILE_TILT,
             PIN_BOX,
             PIN_PILE,
@@ -460,7 +466,10 @@ class ExactModel(Rejection):
         step (each pile drawn to its end must come out exactly). A pile fed by thrown-away
         hands: the joint programme alone (``FED_PILES``)."""
         if any(p["feeds"] for p in self.piles):
-            return self._classes() <= FED_CLASSES and self._build_joint(FED_PILES)
+            duel = self.num_players == 2
+            share = FED_DUEL_PILES if duel else FED_PILES
+            most = FED_DUEL_CLASSES if duel else FED_CLASSES
+            return self._classes() <= most and self._build_joint(share)
         small = MULTI_PILE_SEATS == 0 or self._classes() <= MULTI_JOINT_CLASSES
         if MULTI_PILE_SEATS < 2 and small and self._build_joint(MULTI_JOINT_SHARE):
             return True

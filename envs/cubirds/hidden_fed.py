@@ -17,7 +17,8 @@ change in the count (:class:`.hidden_count.Programme`, ``feeds``):
 Both stay within one species, so the programme counts them level by level as before. The
 per-seat chains with a rejection step do not (yet): such positions take the joint programme
 alone, within ``hidden_exact.FED_PILES`` times its limits and ``hidden_exact.FED_CLASSES``
-classes, and otherwise the replay (inexact). Exactness is checked against a brute-force
+classes (at two players ``FED_DUEL_PILES`` and ``FED_DUEL_CLASSES``), and otherwise the replay
+(inexact). Exactness is checked against a brute-force
 reference that shuffles such a pile whole
 (``tests/cubirds/test_cubirds_exact_posterior.py::test_a_pile_made_of_thrown_away_hands_is_sampled_exactly``).
 """
