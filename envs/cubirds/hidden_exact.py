@@ -74,17 +74,17 @@ hold (they stay open: their cards weigh like any open card) and the next hand st
 the thrown-away cards are sampled with the rest and written into the log
 (``tests/cubirds/test_cubirds_exact_posterior.py::test_face_down_round_ends_are_sampled_exactly``).
 A pile that a reshuffle then makes of them has a content that depends on them: the joint
-programme alone counts it (:mod:`.hidden_fed`, session 20; ``FED_PILES``).
+programme counts it (:mod:`.hidden_fed`, session 20; ``FED_PILES``), and since session 21 the
+chains too where only the current pile is fed (:class:`.hidden_fed.FedLast`).
 
-Not covered: such a pile where the joint programme exceeds its limits (at 3 to 5 players,
-nearly always; :class:`TooLarge` at reading if ``FED_PILES`` is 0); positions whose chains and joint
-programme both exceed their limits; and single samples whose rejection step keeps nothing in
-``REJECT_TRIES`` rounds while the joint programme is too large (:meth:`ExactModel.sample`
-returns None; where a fixed-seed pilot keeps fewer than ``RARE_KEPT`` of ``RARE_DRAWS``
-proposals, the joint programme is tried with ``RARE_JOINT_SHARE`` times the limits first). Then
-:func:`cardzoo.envs.cubirds.hidden.sample_hidden` uses the older, inexact replay. A position's
-model is built once and kept (:func:`cardzoo.envs.cubirds.hidden.plan_for`), so repeated calls
-there only sample.
+Not covered (then :func:`cardzoo.envs.cubirds.hidden.sample_hidden` uses the older, inexact
+replay): fed piles where both ways exceed their limits or an earlier pile is fed (at 3 to 5
+players, most of them; :class:`TooLarge` at reading if ``FED_PILES`` is 0); other positions
+whose chains and joint programme both exceed their limits; single samples whose rejection step
+keeps nothing in ``REJECT_TRIES`` rounds while the joint programme is too large (``sample``
+returns None; where a seeded pilot keeps fewer than ``RARE_KEPT`` of ``RARE_DRAWS``, the joint
+programme first gets ``RARE_JOINT_SHARE`` times the limits). A position's model is built once
+and kept (:func:`cardzoo.envs.cubirds.hidden.plan_for`): repeated calls there only sample.
 
 Along a game: a build's results are kept by everything it read (``_BUILT``), so a position equal
 to an earlier one (often a seat's next decision) prepares nothing; the seat chains keep the
@@ -130,16 +130,15 @@ MIN_KEPT = 0.4
 #: The share of the limits the joint programme gets when the per-seat chains are at hand.
 JOINT_SHARE = 0.25
 #: With the chains at hand, neither the pilot run nor the joint programme is tried beyond this
-#: many classes of boxes (:meth:`ExactModel._classes`): in random games at 2 to 5 players (6
-#: games each), 6 of 556 such joint programmes that fit had more, and 300 of 495 that did not.
+#: many classes of boxes (:meth:`ExactModel._classes`; 6 of 556 that fitted had more, along 24
+#: random games).
 JOINT_CLASSES = 6
 
-#: Several piles: the joint programme's share of the limits (2: calls not exact along 6 games 5.0
-#: -> 3.4 % at 4 players, 9.9 -> 5.4 % at 5; mean along 8 games at 5 players +10 %; session 8).
+#: Several piles: the joint programme's share of the limits (session 8: calls not exact along 6
+#: games 5.0 -> 3.4 % at 4 players, 9.9 -> 5.4 % at 5; the mean +10 %).
 MULTI_JOINT_SHARE = 2.0
-#: ... and it is tried only with at most this many classes of boxes (session 17: along 6 seeded
-#: games, of those with more, 0 of 21 fitted at 4 players and 0 of 4 at 5; at 13, a position
-#: with 15 that fitted went to the chains, and its later calls cost more).
+#: ... and only with at most this many classes of boxes (session 17: of those with more along 6
+#: seeded games, none fitted; ``docs/cubirds_determinize.md``).
 MULTI_JOINT_CLASSES = 15
 #: Several piles, where the joint programme exceeded its limits: if a pilot run (fixed seed) of
 #: ``RARE_DRAWS`` proposals of the rejection step keeps fewer than ``RARE_KEPT``, the joint
@@ -184,19 +183,16 @@ ONE_PILE_PIN = True
 #: seed) of ``RARE_DRAWS`` proposals keeps fewer than ``WIDE_KEPT``, the splits are tried again
 #: within ``WIDE_PILE_STEPS`` (0: never; session 16). That costs about 20-250 ms once per such
 #: position (the groups' forward passes, then the split counted on the grid,
-#: :func:`.hidden_pin._counted_by_grid`); where it fits, no proposal fails that pile. Along 3
-#: seeded five-player games (a first call and 49 more at each decision, 2 runs each way): first
-#: calls 7.9 -> 8.4 ms, later calls 0.50 -> 0.49 ms, 2 of 425 positions split. Not at one pile
-#: (four players: 6 positions of 451 split, first calls 6.2 -> 7.6 ms, later calls 0.262 ->
-#: 0.242 ms, per decision 19.0 -> 19.5 ms).
+#: :func:`.hidden_pin._counted_by_grid`); where it fits, no proposal fails that pile. Not at
+#: one pile, nor where thrown-away hands fed the last pile (measured in
+#: ``docs/cubirds_determinize.md``).
 WIDE_PILE_STEPS = 6_000_000
 WIDE_KEPT = 3
 #: Several piles, where more than one pile can be pinned whole: if a pilot run (fixed seed) of
 #: ``CHOICE_DRAWS`` proposals with the first one pinned keeps fewer than ``CHOICE_KEPT``, the
 #: others are tried, and the first keeping that many, else the one keeping most, is pinned
-#: (``hidden_reject.Rejection._pin_best``; 0: the first alone; session 19). Late in the bench's
-#: five-player game 12 the first pile kept 0.47 % of the proposals and another 17.5 %. 3 rather
-#: than 4: the same piles chosen along seeded games, fewer pilots (``docs/cubirds_determinize.md``).
+#: (``hidden_reject.Rejection._pin_best``; 0: the first alone; session 19; measured in
+#: ``docs/cubirds_determinize.md``).
 CHOICE_DRAWS = 32
 CHOICE_KEPT = 3
 #: Several piles, the last one not split among its seats: where a pilot run of ``RARE_DRAWS``
@@ -212,6 +208,28 @@ CAP_SOLE_BOXES = True
 
 SPECIES = range(NUM_SPECIES)
 
+#: The settings a build reads, by module (None: this one), in its key in ``_BUILT``.
+_SETTINGS = (
+    (None, "MIN_KEPT PILOT_DRAWS JOINT_CLASSES JOINT_SHARE MULTI_JOINT_SHARE MULTI_JOINT_CLASSES"),
+    (None, "MULTI_PILE_SEATS FED_PILES FED_CLASSES FED_DUEL_PILES FED_DUEL_CLASSES PILE_TILT"),
+    (None, "PIN_BOX PIN_PILE ONE_PILE_PIN CAP_BOXES CAP_SOLE_BOXES WIDE_PILE_STEPS WIDE_KEPT"),
+    (None, "CHOICE_DRAWS CHOICE_KEPT TAIL_KEPT RARE_DRAWS RARE_KEPT RARE_JOINT_SHARE RARE_CLASSES"),
+    (hidden_fed, "FED_SEATS FED_KEPT FED_GROUP_STEPS"),
+    (hidden_pin, "PILE_STEPS GRID_CELLS GRID_PAIRS GRID_SPARSITY"),
+    (hidden_group, "GROUPS LAST_PILE REST_CONTENTS GROUP_STEPS"),
+    (hidden_count, "TIGHT_BOUNDS GREEDY_ORDER NEEDS"),
+)
+
+
+def _settings() -> tuple:
+    here = globals()
+    return tuple(
+        here[name] if module is None else getattr(module, name)
+        for module, names in _SETTINGS
+        for name in names.split()
+    )
+
+
 #: What the last builds prepared, by :meth:`ExactModel._key`: (fits, the attributes set). A
 #: seat's next decision often finds the counts of its last one unchanged (its own lays and
 #: captures change nothing it counts), and a joint programme that exceeds its limits is then
@@ -220,7 +238,7 @@ _BUILT: dict[tuple, tuple[bool, dict]] = {}
 BUILT_KEPT = 64
 _SHARED = (
     *"limits seats joint joint_tried tilt log_h log_top closed spent".split(),
-    *"pin pile_pin tail most_taken".split(),
+    *"pin pile_pin tail most_taken fed_last".split(),
 )
 
 
@@ -394,38 +412,7 @@ class ExactModel(Rejection):
             len(self.piles),
             max_states,
             max_options,
-            MIN_KEPT,
-            JOINT_CLASSES,
-            JOINT_SHARE,
-            MULTI_JOINT_SHARE,
-            MULTI_JOINT_CLASSES,
-            MULTI_PILE_SEATS,
-            FED_PILES,
-            FED_CLASSES,
-            FED_DUEL_PILES,
-            FED_DUEL_CLASSES,
-            PILE_TILT,
-            PIN_BOX,
-            PIN_PILE,
-            hidden_pin.PILE_STEPS,
-            hidden_group.GROUPS,
-            ONE_PILE_PIN,
-            hidden_group.LAST_PILE,
-            hidden_group.REST_CONTENTS,
-            hidden_group.GROUP_STEPS,
-            CAP_BOXES,
-            CAP_SOLE_BOXES,
-            WIDE_PILE_STEPS,
-            WIDE_KEPT,
-            CHOICE_DRAWS,
-            CHOICE_KEPT,
-            TAIL_KEPT,
-            hidden_pin.GRID_CELLS,
-            hidden_pin.GRID_PAIRS,
-            hidden_pin.GRID_SPARSITY,
-            hidden_count.TIGHT_BOUNDS,
-            hidden_count.GREEDY_ORDER,
-            hidden_count.NEEDS,
+            *_settings(),
         )
 
     def _build(self, max_states: int, max_options: int) -> bool:
@@ -434,6 +421,7 @@ class ExactModel(Rejection):
         self.joint: Programme | None = None
         self.joint_tried = False
         self._partial_joint: tuple[Programme | None, float] = (None, 0.0)
+        self.fed_last = None
         if len(self.piles) > 1:
             return self._build_several()
         seats = self.box_size[-1] > 0 and self._build_seats()
@@ -464,23 +452,31 @@ class ExactModel(Rejection):
     def _build_several(self) -> bool:
         """Several piles: the joint programme when it fits, else the chains with the rejection
         step (each pile drawn to its end must come out exactly). A pile fed by thrown-away
-        hands: the joint programme alone (``FED_PILES``)."""
-        if any(p["feeds"] for p in self.piles):
+        hands: the joint programme (``FED_PILES``), then the chains if only the last pile is
+        fed (:class:`.hidden_fed.FedLast`)."""
+        fed = any(p["feeds"] for p in self.piles)
+        if fed:
             duel = self.num_players == 2
             share = FED_DUEL_PILES if duel else FED_PILES
             most = FED_DUEL_CLASSES if duel else FED_CLASSES
-            return self._classes() <= most and self._build_joint(share)
+            if self._classes() <= most and self._build_joint(share):
+                return True
+            if not (hidden_fed.FED_SEATS and PILE_TILT and hidden_fed.only_last_fed(self.piles)):
+                return False
         small = MULTI_PILE_SEATS == 0 or self._classes() <= MULTI_JOINT_CLASSES
-        if MULTI_PILE_SEATS < 2 and small and self._build_joint(MULTI_JOINT_SHARE):
+        if MULTI_PILE_SEATS < 2 and small and not fed and self._build_joint(MULTI_JOINT_SHARE):
             return True
         if not (MULTI_PILE_SEATS > 0 and self._build_seats()):
             return False
-        if PIN_PILE and self.pile_pin is None and WIDE_PILE_STEPS:
+        if fed and hidden_fed.FED_KEPT and not self._keeps_enough(RARE_DRAWS, hidden_fed.FED_KEPT):
+            return False
+        if PIN_PILE and self.pile_pin is None and WIDE_PILE_STEPS and not fed:
             self._widen(RARE_DRAWS, WIDE_KEPT, WIDE_PILE_STEPS)
         last = len(self.piles) - 1
         self.tail = None
         if (
             TAIL_KEPT
+            and not fed
             and (self.pile_pin is None or self.pile_pin.index != last)
             and not self._keeps_enough(RARE_DRAWS, TAIL_KEPT)
         ):
@@ -503,6 +499,9 @@ class ExactModel(Rejection):
             if self._build_joint(RARE_JOINT_SHARE):
                 self.seats = None
         return True
+
+    def _group_steps(self) -> int | None:
+        return hidden_fed.FED_GROUP_STEPS if self.fed_last is not None else None
 
     def _classes(self) -> int:
         """The boxes that the joint programme's first level tells apart (by pile and label)."""
@@ -572,19 +571,22 @@ class ExactModel(Rejection):
             self.closed = [0] * NUM_SPECIES
             self.spent = [0] * NUM_SPECIES
             lows = [max(c - e, 0) for c, e in zip(self._closed_all(), self._spent_all())]
+            if self.piles[-1]["feeds"]:  # (the last pile's factor: see hidden_fed.FedLast)
+                self.fed_last = hidden_fed.FedLast(self, lows, box_tilt)
+                self.most_taken = [m + f for m, f in zip(self.most_taken, self.fed_last.most)]
         else:
             lows = [max(c - e, 0) for c, e in zip(self.closed, self.spent)]
         #: Per species, ``log h_s(t)`` for every ``t`` (cards of ``s`` the seats took from the
         #: last pile) up to what that pile held.
         self.log_h = [[self._log_h(s, t) for t in range(a + 1)] for s, a in enumerate(avail)]
-        best = np.full(drawn + 1, -np.inf)
+        best = np.full(max(drawn + 1, 1), -np.inf)
         best[0] = 0.0
-        for s, a in enumerate(avail):
+        for s, a in enumerate(avail if self.fed_last is None else ()):
             new = np.full(drawn + 1, -np.inf)
             for t in range(lows[s], min(a, drawn) + 1):
                 np.maximum(new[t:], best[: drawn + 1 - t] + self.log_h[s][t], out=new[t:])
             best = new
-        self.log_top = float(best[drawn])
+        self.log_top = float(best[drawn]) if self.fed_last is None else self.fed_last.log_top
         seats = []
         for q in range(self.num_players):
             boxes = [g for g in range(len(self.seg_size)) if self.open[q] and self._seat(g) == q]
@@ -604,10 +606,12 @@ class ExactModel(Rejection):
         self.seats = seats
         self.pin = self.pile_pin = self.tail = None
         if len(self.piles) > 1 and PIN_PILE:
-            rest = self.box_size[-1]
+            rest = self._pin_rest()
             # A copy: pinning reorders ``seats``, while the candidates still to come are made.
             self._pin_best(
-                hidden_group.pile_candidates(seats[:], self.box_pile, self.avail, rest),
+                hidden_group.pile_candidates(
+                    seats[:], self.box_pile, self.avail, rest, group_steps=self._group_steps()
+                ),
                 CHOICE_DRAWS,
                 CHOICE_KEPT,
             )

@@ -25,8 +25,25 @@ reference that shuffles such a pile whole
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 from cardzoo.envs.cubirds.data import EV_SOURCE, NUM_SPECIES
 from cardzoo.envs.cubirds.hidden_count import TooLarge
+
+SPECIES = range(NUM_SPECIES)
+
+#: Where the joint programme does not fit and only the current pile is fed: the chains with the
+#: rejection step (:class:`FedLast`, session 21; False: the replay) ...
+FED_SEATS = True
+#: ... unless a pilot run (fixed seed) keeps fewer than this many of
+#: ``hidden_exact.RARE_DRAWS`` proposals (most such positions keep none: a pile drawn to its end
+#: was not pinned, and a call would spend ``REJECT_TRIES`` proposals on nothing; 0: no pilot).
+FED_KEPT = 2
+#: The groups' limit when the pile drawn before is pinned whole (``hidden_group.GROUP_STEPS``
+#: elsewhere): with face-down discards that pile spans every round before the reshuffle, and
+#: most of its splits do not fit at any limit that pays (``docs/cubirds_determinize.md``).
+FED_GROUP_STEPS = 30_000
 
 
 def round_end(model, i: int, ev: tuple) -> None:
@@ -68,3 +85,114 @@ def new_pile(model, i: int, tag: int, public: tuple, allowed: float) -> dict:
 def fed_intervals(piles: list[dict]) -> set[int]:
     """The intervals whose totals some pile holds (they keep their own label in the boxes)."""
     return {iv for p in piles if p["feeds"] for ivs in p["feeds"] for iv in ivs}
+
+
+def only_last_fed(piles: list[dict]) -> bool:
+    """Whether the current pile is the only one fed by thrown-away hands (the per-seat chains
+    then serve too, :class:`FedLast`)."""
+    return bool(piles[-1]["feeds"]) and not any(p["feeds"] for p in piles[:-1])
+
+
+class FedLast:
+    """The current pile's factor in the rejection step where thrown-away hands fed it (session
+    21; the piles before it are not fed).
+
+    Per species, with ``F`` the fed intervals' cards (the others' hands thrown away before the
+    reshuffle), ``t`` the cards the other seats drew from the pile and ``C = base + F`` its
+    content, the pile weighs ``C! / r!`` (``r = C - known - t``: what is left of it). The
+    chains weigh each card drawn from the pile ``w[s]`` and each card of a fed interval
+    ``u[s]`` on top of its own pile's weight, so a proposal is kept with probability
+    ``prod_s h_s(t, F) / max``, ``h_s = C! / r! / (w**t * u**F)``: the maximum over every
+    ``(t, F)`` with the right totals (both are fixed: the cards drawn from the pile and the
+    thrown hands' sizes are public), a knapsack over species in two dimensions. Any positive
+    ``w`` and ``u`` are exact; they are set near the expected content so that ``h`` is flat
+    and the bound is tight."""
+
+    def __init__(self, model, lows: list[int], box_tilt: list[list[float]]) -> None:
+        last = len(model.piles) - 1
+        pile = model.piles[last]
+        self.avail = avail = model.avail[last]  # its public content less what left it
+        fed = pile["fed"]
+        #: Per species, the most cards of it the thrown hands can have held: every hidden card
+        #: came from an earlier pile.
+        self.most = most = [min(fed, sum(row[s] for row in model.avail[:-1])) for s in SPECIES]
+        drawn = sum(avail) + fed - model.box_size[-1]
+        feeds = pile["feeds"]
+        self.cells = [
+            (g, s)
+            for g, lab in enumerate(model.box_label[:-1])
+            for s in SPECIES
+            if lab[s] in feeds[s]
+        ]
+        share = [fed * m / (sum(most) or 1) for m in most]  # the thrown cards spread as held
+        w = [max(a + f, 0.5) if a + m > 0 else 0.0 for a, f, m in zip(avail, share, most)]
+        u = []
+        for s in SPECIES:
+            content = pile["public"][s] + share[s]
+            left = max(avail[s] + share[s] - drawn * w[s] / (sum(w) or 1.0), 0.0)
+            u.append((content + 0.5) / (left + 0.5))  # about d log(C! / r!) / dF
+        self.tilts = (w, u)
+        self.seen: list | None = None  # (with a list: what the proposals gave, for the tests)
+        for g, row in enumerate(box_tilt):
+            if model.box_pile[g] == last:
+                row[:] = w
+        for g, s in self.cells:
+            box_tilt[g][s] *= u[s]
+        self.h = [
+            [
+                [
+                    self._log_h(pile["public"][s], avail[s], t, f, w[s], u[s])
+                    for f in range(most[s] + 1)
+                ]
+                for t in range(max(min(drawn, avail[s] + most[s]) + 1, 0))
+            ]
+            for s in SPECIES
+        ]
+        for s in SPECIES:
+            for t in range(min(lows[s], len(self.h[s]))):
+                self.h[s][t] = [-math.inf] * (most[s] + 1)
+        self.log_top = self._bound(drawn, fed)
+
+    @staticmethod
+    def _log_h(base: int, avail: int, t: int, f: int, w: float, u: float) -> float:
+        left = avail + f - t
+        if left < 0 or (t and not w):
+            return -math.inf
+        tilt = (t * math.log(w) if t else 0.0) + f * math.log(u)
+        return math.lgamma(base + f + 1) - math.lgamma(left + 1) - tilt
+
+    def _bound(self, drawn: int, fed: int) -> float:
+        """The largest ``sum_s log h_s(t_s, F_s)`` with ``sum t = drawn`` and ``sum F = fed``."""
+        best = np.full((drawn + 1, fed + 1), -np.inf)
+        best[0, 0] = 0.0
+        for rows in self.h:
+            new = np.full_like(best, -np.inf)
+            for t, row in enumerate(rows[: drawn + 1]):
+                for f, v in enumerate(row[: fed + 1]):
+                    if v > -math.inf:
+                        np.maximum(
+                            new[t:, f:], best[: drawn + 1 - t, : fed + 1 - f] + v, out=new[t:, f:]
+                        )
+            best = new
+        top = float(best[drawn, fed])
+        if top == -math.inf:
+            raise ValueError("no world agrees with the log (the fed pile's bound)")
+        return top
+
+    def keep(self, x: list[list[int]], taken: list[int]) -> tuple[float, list[int] | None]:
+        """``log`` of the probability to keep a proposal (``x``: its boxes; ``taken``: what it
+        took from this pile), and what is left of the pile then (None if it is turned down)."""
+        fed = [0] * NUM_SPECIES
+        for g, s in self.cells:
+            fed[s] += x[g][s]
+        log_keep = -self.log_top
+        for s, rows in enumerate(self.h):
+            t, f = taken[s], fed[s]
+            if t >= len(rows) or f >= len(rows[t]):
+                return -math.inf, None
+            log_keep += rows[t][f]
+        if self.seen is not None:
+            self.seen.append((taken, fed, log_keep))
+        if log_keep == -math.inf:
+            return log_keep, None
+        return log_keep, [a + f - t for a, f, t in zip(self.avail, fed, taken)]

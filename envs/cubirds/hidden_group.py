@@ -293,6 +293,7 @@ def pile_candidates(
     rest: int = -1,
     weights: list[float] | None = None,
     most: int | None = None,
+    group_steps: int | None = None,
 ) -> Iterator[PinnedPile]:
     """The piles that can be pinned whole, built one at a time as asked for: among the piles
     drawn to their end (the last pile too when nothing is left of it, ``rest == 0``) drawn from
@@ -302,7 +303,8 @@ def pile_candidates(
     last pile with what is left of it as one more member (:class:`RestOfPile`, its place
     ``-1``; ``weights``: an open card's weight there, by default what the pile held). A
     function of the seats' structure alone. ``most``: the steps a pile's split may take
-    (``hidden_pin.PILE_STEPS`` if None)."""
+    (``hidden_pin.PILE_STEPS`` if None); ``group_steps``: the groups' (``GROUP_STEPS`` if
+    None)."""
     last = len(avail) - 1
     members: dict[int, list[tuple[int, list[int]]]] = {}
     shared = set()
@@ -329,7 +331,7 @@ def pile_candidates(
         ranked.append(last)
     for j in ranked:
         try:
-            pins = pin_members(seats, members[j], avail[j])
+            pins = pin_members(seats, members[j], avail[j], group_steps)
         except GroupTooLarge:
             continue
         places = [i for i, _ in members[j]]
@@ -343,12 +345,15 @@ def pile_candidates(
 
 
 def pin_members(
-    seats: list[tuple[list[int], SeatChain]], members: list[tuple[int, list[int]]], pile: list[int]
+    seats: list[tuple[list[int], SeatChain]],
+    members: list[tuple[int, list[int]]],
+    pile: list[int],
+    most: int | None = None,
 ) -> list:
     """The members of a pile's split: per seat its single box there (:class:`.hidden_pin.
     PinnedBox`) or its boxes together (:class:`PinnedGroup`). The groups share one limit of
-    ``GROUP_STEPS`` steps (GroupTooLarge past it)."""
-    left = GROUP_STEPS
+    ``most`` steps (``GROUP_STEPS`` if None; GroupTooLarge past it)."""
+    left = GROUP_STEPS if most is None else most
     pins: list = []
     for i, ks in members:
         if len(ks) == 1:

@@ -38,6 +38,9 @@ class Rejection:
         # proposal early (it would be turned down whatever the other seats draw): an emptied
         # pile must come out exactly, and the last pile's factor is 0 past what it held.
         room = [row[:] for row in self.avail] if len(self.piles) > 1 else None
+        fed_last = getattr(self, "fed_last", None)
+        if fed_last is not None:  # its content grows with the thrown hands (hidden_fed)
+            room[-1] = [a + m for a, m in zip(room[-1], fed_last.most)]
         last = len(self.piles) - 1
         pin = getattr(self, "pin", None)
         log_pin = 0.0
@@ -74,22 +77,26 @@ class Rejection:
             taken = self._from_last_pile(room, taken)
             if taken is None:
                 return None
-        # The last pile pinned whole: its condition holds, its factor is 1 (see hidden_group);
-        # with a tail, its factor is in the tail's weight (see hidden_tail).
-        log_keep = log_pin + (
-            tail.log_weight(taken)
-            if tail is not None
-            else 0.0
-            if last in pile_pins
-            else self._log_keep_last(taken)
-        )
+        log_keep, rest = self._log_keep_of(x, taken, tail, last in pile_pins)
+        log_keep += log_pin
         if log_keep == -math.inf or math.log(1.0 - rng.random()) > log_keep:
             return None
         if tail is not None:
             self._draw_tail(rng, tail, taken, x)
             return x
-        x[-1] = [a - t for a, t in zip(self.avail[-1], taken)]
+        x[-1] = rest if rest is not None else [a - t for a, t in zip(self.avail[-1], taken)]
         return x
+
+    def _log_keep_of(self, x, taken: list[int], tail, pinned_last: bool) -> tuple:
+        """A proposal's ``log`` keep probability from the last pile (``taken``: what it took
+        from it), and what is left of that pile where thrown-away hands fed it (else None).
+        The last pile pinned whole: its condition holds, its factor is 1 (see hidden_group);
+        with a tail, its factor is in the tail's weight (see hidden_tail)."""
+        if getattr(self, "fed_last", None) is not None:
+            return self.fed_last.keep(x, taken)
+        if tail is not None:
+            return tail.log_weight(taken), None
+        return (0.0 if pinned_last else self._log_keep_last(taken)), None
 
     def _pilot_kept(self, draws: int, need: int, give_up: bool = False) -> int:
         """How many of ``draws`` proposals (seeded 0) the rejection step keeps, counted up to
@@ -135,12 +142,17 @@ class Rejection:
         if self._keeps_enough(draws, kept):
             return
         candidates = hidden_group.pile_candidates(
-            self.seats, self.box_pile, self.avail, self.box_size[-1], most=most
+            self.seats, self.box_pile, self.avail, self._pin_rest(), most=most
         )
         pinned = next(candidates, None)
         if pinned is not None:
             self.pin = None
             self._pin_pile(pinned)
+
+    def _pin_rest(self) -> int:
+        """What is left of the last pile, for the pins; -1 (never pinned) where thrown-away
+        hands fed it: its content is not known (:class:`.hidden_fed.FedLast`)."""
+        return -1 if getattr(self, "fed_last", None) is not None else self.box_size[-1]
 
     def _pin_pile(self, pinned: PinnedPile | None) -> None:
         """Use ``pinned`` (if any): its seats are drawn last, in its order."""
@@ -193,6 +205,8 @@ class Rejection:
         bound holds (``tests/cubirds/test_cubirds_exact_posterior.py``)."""
         if len(self.piles) > 1 and not self._piles_emptied(x, taken):
             return -math.inf
+        if getattr(self, "fed_last", None) is not None:
+            return self.fed_last.keep(x, taken)[0]
         return self._log_keep_last(taken)
 
     def _log_keep_last(self, taken: list[int]) -> float:

@@ -248,19 +248,26 @@ def _model_world(model: ExactModel, rng: np.random.Generator, player: int) -> tu
     return tuple(tuple(hid[q]) for q in others) + thrown, tuple(draw)
 
 
+@pytest.mark.parametrize("chains", [False, True])
 @pytest.mark.parametrize(("make", "n"), [(face_down_log, 2), (face_down_three_log, 3)])
-def test_a_pile_made_of_thrown_away_hands_is_sampled_exactly(make, n):
+def test_a_pile_made_of_thrown_away_hands_is_sampled_exactly(make, n, chains, monkeypatch):
     # Session 20: a reshuffle after a face-down round end makes a pile that holds the hands
     # thrown away, so its content differs from world to world; the joint programme counts it
     # (``hidden_exact.FED_PILES``). The reference shuffles that pile whole and checks every
     # card the seat saw drawn from it. In the 3-player log seat 0 drew two cards of a species
     # that only the others' thrown-away hands can have held.
+    # Since session 21 the chains with the rejection step count it too (``chains``: the joint
+    # programme is not tried; ``hidden_fed.FedLast``).
     log = make()
     rng = np.random.default_rng(5)
     ref, _ = reference(log, 0, n, rng, SAMPLES, 10**7)
     assert sum(ref.values()) == SAMPLES and len(ref) > (3 if n == 2 else 30)
+    if chains:
+        monkeypatch.setattr(hidden_exact, "FED_CLASSES", 0)
+        monkeypatch.setattr(hidden_exact, "FED_DUEL_CLASSES", 0)
     model = ExactModel(log, 0, n)
-    assert model.piles[-1]["feeds"] and model.build() and model.joint is not None
+    assert model.piles[-1]["feeds"] and model.build()
+    assert (model.joint is None) == chains and (model.fed_last is not None) == chains
     got = Counter(_model_world(model, rng, 0) for _ in range(SAMPLES))
     assert set(got) <= set(ref)
     assert _worst_p_value(ref, got) > ALPHA
@@ -272,15 +279,16 @@ def test_a_pile_made_of_thrown_away_hands_is_left_to_the_replay_when_switched_of
         ExactModel(face_down_log(), 0, 2)
 
 
-@pytest.mark.parametrize("n", [2, 3])
-def test_face_down_determinize_agrees_with_everything_seen(n):
+@pytest.mark.parametrize(("n", "seed"), [(2, 6), (3, 1010)])
+def test_face_down_determinize_agrees_with_everything_seen(n, seed):
     # Along a game with face-down round-end discards: the exact model serves after round ends
     # (and, at two players, after a reshuffle makes a pile of the thrown-away hands, since
-    # session 20), and its samples agree with everything the seat saw and play on.
+    # session 20; at three players by the chains, since session 21), and its samples agree
+    # with everything the seat saw and play on.
     rng = np.random.default_rng(n)
-    used = fed = 0
+    used = fed = chains = 0
     config = Config(num_players=n, reveal_round_end_discards=False)
-    for state in random_states(n, 6, every=4, config=config):  # (seed 6: fed piles at 2p)
+    for state in random_states(n, seed, every=4, config=config):  # (seeds with fed piles)
         if state.terminal:
             continue
         p = state.current_player
@@ -288,6 +296,7 @@ def test_face_down_determinize_agrees_with_everything_seen(n):
         model = hidden.plan_for(state, p).exact_model
         used += bool(model and model.round_ends)
         fed += bool(model and any(pile["feeds"] for pile in model.piles))
+        chains += bool(model and model.fed_last is not None and model.seats is not None)
         agrees_with_what_was_seen(state, sample, p)
         explained_by_its_log(sample)
         for _ in range(10):
@@ -295,7 +304,7 @@ def test_face_down_determinize_agrees_with_everything_seen(n):
                 break
             ids = sample.legal_move_ids()
             sample.apply_id(ids[int(rng.integers(len(ids)))])
-    assert used > 0 and (fed > 0 or n > 2)
+    assert used > 0 and fed > 0 and (chains > 0 or n == 2)
 
 
 @pytest.mark.parametrize(

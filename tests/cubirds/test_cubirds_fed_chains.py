@@ -1,0 +1,70 @@
+"""Cubirds' exact ``determinize`` with the per-seat chains where thrown-away hands fed the
+current pile (``reveal_round_end_discards=False``, then a reshuffle; session 21,
+:class:`cardzoo.envs.cubirds.hidden_fed.FedLast`).
+
+The rejection step keeps a proposal with probability ``prod_s h_s(t_s, F_s) / max``: the bound
+must hold for every proposal it looks at, and the thrown hands' cards add up
+to their public number. Exactness against the brute-force reference is in
+``test_cubirds_exact_posterior.py::test_a_pile_made_of_thrown_away_hands_is_sampled_exactly``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from cardzoo.envs.cubirds import hidden_exact, hidden_fed
+from cardzoo.envs.cubirds.game import Config
+from cardzoo.envs.cubirds.hidden_exact import ExactModel
+from cubirds_worlds import random_states
+
+
+def _fed_models(n: int, seed: int, every: int = 3):
+    """The models of one face-down game's positions (the seat in turn) that the chains serve
+    with a fed current pile."""
+    config = Config(num_players=n, reveal_round_end_discards=False)
+    for state in random_states(n, seed, every=every, config=config):
+        if state.terminal:
+            continue
+        model = ExactModel(state.log, state.current_player, n)
+        if model.piles[-1]["feeds"] and model.build() and model.fed_last is not None:
+            yield model
+
+
+def test_the_fed_pile_bound_holds_along_games(monkeypatch):
+    monkeypatch.setattr(hidden_exact, "FED_CLASSES", 0)  # the chains, not the joint count
+    rng = np.random.default_rng(4)
+    checked = finite = 0
+    for model in _fed_models(3, 1010):  # (seed 1010: 12 such positions)
+        fed_last = model.fed_last
+        fed_last.seen = []
+        for _ in range(300):
+            model._sample_seats(rng)
+        assert fed_last.seen, "no proposal reached the fed pile's factor"
+        for taken, fed, log_keep in fed_last.seen:
+            assert log_keep <= 1e-9
+            if log_keep > -math.inf:
+                finite += 1
+                assert sum(fed) == model.piles[-1]["fed"]  # the thrown hands' public size
+                assert sum(taken) == sum(model.avail[-1]) + sum(fed) - model.box_size[-1]
+        checked += 1
+        if checked == 6:
+            break
+    assert checked == 6 and finite >= 300
+
+
+def test_positions_where_the_chains_keep_too_few_are_left_to_the_replay(monkeypatch):
+    # ``FED_KEPT``: a pilot run (fixed seed) that keeps fewer than this many of
+    # ``RARE_DRAWS`` proposals turns the chains down (a call would spend ``REJECT_TRIES``
+    # proposals on nothing); the same positions are served when the threshold is 0.
+    monkeypatch.setattr(hidden_exact, "FED_CLASSES", 0)
+    config = Config(num_players=3, reveal_round_end_discards=False)
+    # (the states of ``random_states`` are one object, moved on: the logs are copied)
+    views = [(list(s.log), s.current_player) for s in random_states(3, 1008, 3, config)]
+    fed = [(log, p) for log, p in views[:-1] if ExactModel(log, p, 3).piles[-1]["feeds"]]
+    served = []
+    for kept in (hidden_fed.FED_KEPT, 0):
+        monkeypatch.setattr(hidden_fed, "FED_KEPT", kept)
+        hidden_exact._BUILT.clear()
+        served.append(sum(ExactModel(log, p, 3).build() for log, p in fed))
+    assert len(fed) >= 10 and 0 < served[0] < served[1]
