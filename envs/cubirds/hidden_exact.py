@@ -75,7 +75,7 @@ the thrown-away cards are sampled with the rest and written into the log
 (``tests/cubirds/test_cubirds_exact_posterior.py::test_face_down_round_ends_are_sampled_exactly``).
 A pile that a reshuffle then makes of them has a content that depends on them: the joint
 programme counts it (:mod:`.hidden_fed`, session 20; ``FED_PILES``), and since session 21 the
-chains too where only the current pile is fed (:class:`.hidden_fed.FedLast`).
+chains too where only the current pile is fed (:class:`.hidden_fed.FedLast`; 2-3 players).
 
 Not covered (then :func:`cardzoo.envs.cubirds.hidden.sample_hidden` uses the older, inexact
 replay): fed piles where both ways exceed their limits or an earlier pile is fed (at 3 to 5
@@ -451,17 +451,16 @@ class ExactModel(Rejection):
 
     def _build_several(self) -> bool:
         """Several piles: the joint programme when it fits, else the chains with the rejection
-        step (each pile drawn to its end must come out exactly). A pile fed by thrown-away
-        hands: the joint programme (``FED_PILES``), then the chains if only the last pile is
-        fed (:class:`.hidden_fed.FedLast`)."""
+        step (each pile drawn to its end must come out exactly; a fed pile: ``FED_PILES``, then
+        the chains if it is the last and only fed one, :class:`.hidden_fed.FedLast`)."""
         fed = any(p["feeds"] for p in self.piles)
         if fed:
             duel = self.num_players == 2
-            share = FED_DUEL_PILES if duel else FED_PILES
-            most = FED_DUEL_CLASSES if duel else FED_CLASSES
+            share, most = (FED_DUEL_PILES, FED_DUEL_CLASSES) if duel else (FED_PILES, FED_CLASSES)
             if self._classes() <= most and self._build_joint(share):
                 return True
-            if not (hidden_fed.FED_SEATS and PILE_TILT and hidden_fed.only_last_fed(self.piles)):
+            chains = self.num_players <= hidden_fed.FED_SEATS and PILE_TILT
+            if not (chains and hidden_fed.only_last_fed(self.piles)):
                 return False
         small = MULTI_PILE_SEATS == 0 or self._classes() <= MULTI_JOINT_CLASSES
         if MULTI_PILE_SEATS < 2 and small and not fed and self._build_joint(MULTI_JOINT_SHARE):

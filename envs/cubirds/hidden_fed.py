@@ -34,8 +34,10 @@ from cardzoo.envs.cubirds.hidden_count import TooLarge
 SPECIES = range(NUM_SPECIES)
 
 #: Where the joint programme does not fit and only the current pile is fed: the chains with the
-#: rejection step (:class:`FedLast`, session 21; False: the replay) ...
-FED_SEATS = True
+#: rejection step (:class:`FedLast`, session 21) at up to this many players (0: never, the
+#: replay serves). At 4 and 5 players few such positions are served and every first call pays
+#: for trying (``docs/cubirds_determinize.md``) ...
+FED_SEATS = 3
 #: ... unless a pilot run (fixed seed) keeps fewer than this many of
 #: ``hidden_exact.RARE_DRAWS`` proposals (most such positions keep none: a pile drawn to its end
 #: was not pinned, and a call would spend ``REJECT_TRIES`` proposals on nothing; 0: no pilot).
