@@ -14,13 +14,14 @@ change in the count (:class:`.hidden_count.Programme`, ``feeds``):
 - its weight: a pile's uniformly random order contributes ``prod_s C[s]!`` (``C``: its whole
   content), a constant while ``C`` is public, not here.
 
-Both stay within one species, so the programme counts them level by level as before. The
-per-seat chains with a rejection step do not (yet): such positions take the joint programme
-alone, within ``hidden_exact.FED_PILES`` times its limits and ``hidden_exact.FED_CLASSES``
-classes (at two players ``FED_DUEL_PILES`` and ``FED_DUEL_CLASSES``), and otherwise the replay
-(inexact). Exactness is checked against a brute-force
-reference that shuffles such a pile whole
-(``tests/cubirds/test_cubirds_exact_posterior.py::test_a_pile_made_of_thrown_away_hands_is_sampled_exactly``).
+Both stay within one species, so the programme counts them level by level as before, within
+``hidden_exact.FED_PILES`` times its limits and ``hidden_exact.FED_CLASSES`` classes (at two
+players ``FED_DUEL_PILES`` and ``FED_DUEL_CLASSES``). Where it does not fit and the current pile
+is the only fed one, the per-seat chains with the rejection step serve at 2 and 3 players
+(:class:`FedLast`, session 21); otherwise the replay (inexact). Exactness is checked against a
+brute-force reference that shuffles such a pile whole
+(``tests/cubirds/test_cubirds_exact_posterior.py::test_a_pile_made_of_thrown_away_hands_is_sampled_exactly``,
+both ways).
 """
 
 from __future__ import annotations
