@@ -16,8 +16,12 @@ def test_groups_are_unique_rows_and_a_stable_sort():
         np.zeros((0, 2), dtype=np.int64),
         rng.integers(0, 1 << 40, (200, 2)),  # codes would not fit: rows compared whole
         np.repeat(rng.integers(0, 1 << 40, (20, 2)), 3, axis=0),
+        # codes of 16 to 48 bits: sorted 16 bits at a time (``_stable_order``, session 22)
+        np.repeat(rng.integers(0, 1 << 9, (400, 2)), 2, axis=0),
+        rng.integers(0, 1 << 12, (2000, 3)),
+        np.repeat(rng.integers(0, 1 << 15, (300, 3)), 4, axis=0),
     ]:
-        first, child, order, starts = crowded._groups(rows)
+        first, child, order, starts = crowded._groups(list(rows.T))
         _, want_first, want_child = crowded._unique_rows(rows)
         want_child = want_child.ravel()
         want_order = np.argsort(want_child, kind="stable")
