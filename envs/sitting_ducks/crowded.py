@@ -108,6 +108,9 @@ MAX_WAYS = 2_400_000
 #: Along seeds 1000-1002 at six players this served the 3 of 538 positions declined before
 #: (decisions 130-132 of game 1001; measured in docs/rules/sitting_ducks.md, "Session 18").
 MAX_KEPT = 6_000_000
+#: ``_fitting_pairs``: up to this many ways x columns, every pair is made and tested (measured
+#: along a seeded six-player game, session 22: the table per combination cost more below).
+MADE_AT_ONCE = 1 << 18
 #: The most ways the last step may build to sum the hands now too (``Staged``, no rejection);
 #: 0 (the default): not tried, the hands now come by rejection (``Swept``), which measured
 #: faster at five and six players on first and repeated calls alike.
@@ -309,49 +312,63 @@ def _fitting_pairs(m: np.ndarray, p: np.ndarray, left, hands, packing, done) -> 
     completable rest (``_take_hands``), with that rest: the same pairs in the same order (by
     way, then column). Whether a hand fits depends only on what is left, and the ways share
     few of those (55-330 at the largest steps along a seeded six-player game, for up to 23,000
-    ways): each is tested once against every column, and the pairs are read off a boolean
-    table per chunk of ways (at most about ``MAX_WAYS`` cells), so the pairs the test drops
-    are never made (session 18: at game 1001's decision 131, 20.3M made before, 4.4M kept).
-    Where they are at most ``MAX_WAYS``, every pair is made and tested (cheaper there).
-    NotCovered past ``MAX_KEPT`` pairs."""
-    try:
-        way, g = _nonzero_pairs(m, p)
-    except NotCovered:
-        return _fitting_pairs_read(m, p, left, hands, packing, done)
-    ok, rest = _take_hands(left, way, g, hands, packing, done)
-    return way[ok].astype(np.int32), g[ok].astype(np.int32), rest  # (int32: memory)
-
-
-def _fitting_pairs_read(m: np.ndarray, p: np.ndarray, left, hands, packing, done) -> tuple:
-    """``_fitting_pairs`` past ``MAX_WAYS`` pairs: read off a table per distinct rest."""
+    ways): each is tested once against every column (session 18: the pairs the test drops are
+    never made; at game 1001's decision 131, 20.3M made before, 4.4M kept). A way's pairs
+    depend only on its row of ``m`` and its rest, and the ways share few of those too (about
+    12,000 for 218,000 ways at the largest step there): the pairs are listed once per such
+    combination and each way's are read off them (session 22: a third to two thirds less time
+    at the largest steps). Small steps (at most ``MADE_AT_ONCE`` ways x columns) make every
+    pair and test it: cheaper there. NotCovered past ``MAX_KEPT`` pairs."""
     cols = m.shape[1]
-    # The distinct rests by their numbers (``done``'s indices): a table, not a sort.
-    present = np.zeros(len(done), dtype=bool)
-    present[left[:, 1]] = True
-    label = np.cumsum(present) - 1
-    which = label[left[:, 1]]
-    first = np.empty(int(label[-1]) + 1, dtype=np.int64)
-    first[which] = np.arange(len(which))  # a way with each rest (the rests are the same)
-    cells = np.arange(len(first) * cols)
-    ok, rests = _take_hands(left[first], cells // cols, cells % cols, hands, packing, done)
-    fits = np.zeros(len(cells), dtype=bool)
-    fits[ok] = True
-    fits = fits.reshape(len(first), cols)
-    rest_at = np.zeros(len(cells), dtype=np.int64)
-    rest_at[ok] = np.arange(len(ok))
-    live = m != 0
-    step = max(1, MAX_WAYS // max(cols, 1))
-    ways, gs, kept = [], [], 0
-    for lo in range(0, len(p), step):
-        way, g = np.nonzero(live[p[lo : lo + step]] & fits[which[lo : lo + step]])
-        kept += len(way)
-        if kept > MAX_KEPT:
+    if len(p) * cols <= MADE_AT_ONCE:
+        way, g = _nonzero_pairs(m, p, MADE_AT_ONCE)  # (at most that many)
+        ok, rest = _take_hands(left, way, g, hands, packing, done)
+        if len(ok) > MAX_KEPT:
             raise NotCovered
-        ways.append((way + lo).astype(np.int32))  # (int32: memory)
-        gs.append(g.astype(np.int32))
-    way = np.concatenate(ways) if ways else np.zeros(0, dtype=np.int32)
-    g = np.concatenate(gs) if gs else np.zeros(0, dtype=np.int32)
-    return way, g, rests[rest_at[which[way] * cols + g]]
+        return way[ok].astype(np.int32), g[ok].astype(np.int32), rest  # (int32: memory)
+    which, first = _distinct(left[:, 1], len(done))
+    rests = len(first)
+    cells = np.arange(rests * cols)
+    ok, rest_rows = _take_hands(left[first], cells // cols, cells % cols, hands, packing, done)
+    fit_at = np.full(len(cells), -1, dtype=np.int64)  # the cell's rest in ``rest_rows``
+    fit_at[ok] = np.arange(len(ok))
+    fit_at = fit_at.reshape(rests, cols)
+    kind, combos = _distinct(p.astype(np.int64) * rests + which, len(m) * rests)
+    combos = (p[combos].astype(np.int64), which[combos])  # each combination's row and rest
+    none = np.zeros(0, dtype=np.int64)
+    nz_row, nz_col, nz_rest = [none], [none.astype(np.int32)], [none]
+    step = max(1, MAX_WAYS // max(cols, 1))  # table cells at a time (memory)
+    for lo in range(0, len(combos[0]), step):
+        row, rest = combos[0][lo : lo + step], combos[1][lo : lo + step]
+        at = fit_at[rest]
+        r, c = np.nonzero((m[row] != 0) & (at >= 0))
+        nz_row.append(r + lo)
+        nz_col.append(c.astype(np.int32))
+        nz_rest.append(at[r, c])
+    nz_row, nz_col, nz_rest = (np.concatenate(x) for x in (nz_row, nz_col, nz_rest))
+    starts = np.searchsorted(nz_row, np.arange(len(combos[0]) + 1))
+    counts = starts[kind + 1] - starts[kind]
+    total = int(counts.sum())
+    if total > MAX_KEPT:
+        raise NotCovered
+    way = np.repeat(np.arange(len(p), dtype=np.int32), counts)  # (int32: memory)
+    pos = np.arange(total) + np.repeat(starts[kind] - (np.cumsum(counts) - counts), counts)
+    return way, nz_col[pos], rest_rows[nz_rest[pos]]
+
+
+def _distinct(values: np.ndarray, top: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each value's rank among the distinct ``values`` (non-negative, below ``top``), and an
+    index of each distinct value (any: they are equal), in increasing order of value: a table
+    where ``top`` is small enough, else a sort."""
+    if top > 8 * len(values) + 4096:
+        _, first, rank = np.unique(values, return_index=True, return_inverse=True)
+        return rank.ravel(), first
+    present = np.zeros(top, dtype=bool)
+    present[values] = True
+    rank = (np.cumsum(present) - 1)[values]
+    first = np.empty(int(present.sum()), dtype=np.int64)
+    first[rank] = np.arange(len(values))
+    return rank, first
 
 
 def _staged(seats: list[_Seat], prev: np.ndarray, alpha, pool, unseen) -> tuple:

@@ -371,9 +371,9 @@ def test_a_position_past_max_ways_pairs_made_is_sampled_exactly(monkeypatch):
 
 
 def test_fitting_pairs_are_the_pairs_made_at_once_that_fit(monkeypatch):
-    """``crowded._fitting_pairs`` reads the fitting pairs off a table per distinct rest: the
-    same pairs, in the same order, with the same rests, as making every pair and testing
-    it; in chunks of ways too; NotCovered past ``MAX_KEPT`` kept."""
+    """``crowded._fitting_pairs`` reads the fitting pairs off a table per distinct (row, rest)
+    combination: the same pairs, in the same order, with the same rests, as making every
+    pair and testing it; in chunks of combinations too; NotCovered past ``MAX_KEPT`` kept."""
     rng = np.random.default_rng(4)
     pool = [2, 1, 3, 0, 2, 1, 0, 1, 2, 0, 1, 0, 1, 0, 1, 0]
     radix = np.cumprod([1] + [c + 1 for c in pool[:-1]]).astype(np.int64)
@@ -389,13 +389,21 @@ def test_fitting_pairs_are_the_pairs_made_at_once_that_fit(monkeypatch):
     p = rng.integers(0, 30, 60)
     at_once = _made_at_once(m, p, left, hands, packing, done)
     assert 0 < len(at_once[0]) < (m[p] != 0).sum()
-    for most in (crowded.MAX_WAYS, 3 * len(hands)):  # one chunk, then chunks of 3 ways
-        monkeypatch.setattr(crowded, "MAX_WAYS", most)
+    # Read off the table per (row, rest) combination (in one chunk, then in chunks of three
+    # combinations), and made at once (a small step, ``MADE_AT_ONCE``).
+    for made_at_once, most in ((0, crowded.MAX_WAYS), (0, 3 * len(hands)), (1 << 30, 0)):
+        monkeypatch.setattr(crowded, "MADE_AT_ONCE", made_at_once)
+        monkeypatch.setattr(crowded, "MAX_WAYS", most or crowded.MAX_WAYS)
         read = crowded._fitting_pairs(m, p, left, hands, packing, done)
         assert all(np.array_equal(a, b) for a, b in zip(at_once, read))
-    monkeypatch.setattr(crowded, "MAX_KEPT", len(at_once[0]) - 1)
-    with pytest.raises(crowded.NotCovered):
-        crowded._fitting_pairs(m, p, left, hands, packing, done)
+        assert [x.dtype for x in read[:2]] == [np.int32, np.int32]
+    for made_at_once in (0, 1 << 30):
+        monkeypatch.setattr(crowded, "MADE_AT_ONCE", made_at_once)
+        monkeypatch.setattr(crowded, "MAX_KEPT", len(at_once[0]) - 1)
+        with pytest.raises(crowded.NotCovered):
+            crowded._fitting_pairs(m, p, left, hands, packing, done)
+        monkeypatch.setattr(crowded, "MAX_KEPT", len(at_once[0]))
+        assert len(crowded._fitting_pairs(m, p, left, hands, packing, done)[0]) == len(at_once[0])
 
 
 def test_a_position_accepting_under_1_in_1024_is_sampled_not_replayed(monkeypatch):
