@@ -424,9 +424,9 @@ class ExactModel(Rejection):
         self.fed_last = None
         if len(self.piles) > 1:
             return self._build_several()
-        seats = self.box_size[-1] > 0 and self._build_seats()
+        seats = self._build_seats()
         if seats and ONE_PILE_PIN and not self._keeps_enough():
-            # The rejection keeps few: the pile split among the seats and what is left of it.
+            # The rejection keeps few (nothing left, since session 22, too): the pile split.
             self._pin_pile(
                 next(
                     hidden_group.pile_candidates(

@@ -116,7 +116,11 @@ MAX_WAYS = 2_400_000
 #: which that test drops: 20.3M made, 4.4M kept at the six-player game 1001's decision 131).
 #: Along seeds 1000-1002 at six players this served the 3 of 538 positions declined before
 #: (decisions 130-132 of game 1001; measured in docs/rules/sitting_ducks.md, "Session 18").
-MAX_KEPT = 6_000_000
+#: 12M since session 22 (6M before), the sweep's memory having shrunk: the one position of
+#: six-player seeds 0-2 declined at 6M (game 0, decision 170: 11.8M kept in one step) is then
+#: served exactly, a first call of about 5 s peaking at about 1 GB (12 s and 2.1 GB in
+#: session 18), where declining took 0.7 s before the replay.
+MAX_KEPT = 12_000_000
 #: ``_fitting_pairs``: up to this many ways x columns, every pair is made and tested (measured
 #: along a seeded six-player game, session 22: the table per combination cost more below).
 MADE_AT_ONCE = 1 << 18
@@ -449,7 +453,7 @@ def _swept(seats: list[_Seat], prev: np.ndarray, alpha, pool, lasts: list, unsee
     packing = (*_packing(pool), radix)
     src = np.arange(len(prev))
     left = _whole(pool, packing, len(prev))
-    drawn = np.zeros(len(prev), dtype=np.int64)
+    drawn = np.zeros(len(prev), dtype=np.int16)  # (small ints kept small: memory)
     fwd, scale, levels = alpha, 0.0, []
     for i, (seat, last) in enumerate(zip(seats, lasts)):
         m = seat.mats[b] * (seat.alive[b] * last.bound)[None, :]
@@ -457,13 +461,17 @@ def _swept(seats: list[_Seat], prev: np.ndarray, alpha, pool, lasts: list, unsee
         hands = _COUNTS[seat.sizes[b]][seat.rows[b]]
         way, g, rest = _fitting_pairs(m, p, left, hands, packing, done[i + 1])
         w = fwd[way] * m[p[way], g]
-        more = drawn[way] + last.size * ~last.dealt[g]
-        later = _ranks(prev[:, i + 1 :])[src[way]]  # the seats still to come, one int a pair
+        more = drawn[way] + np.where(last.dealt, 0, last.size).astype(np.int16)[g]
+        # The seats still to come, one int a pair.
+        later = _ranks(prev[:, i + 1 :]).astype(np.int32)[src][way]
         first, child, order, starts = _groups([rest[:, 1], more, later])
+        del later
         fwd = np.bincount(child, weights=w, minlength=len(first))
-        share = (w / fwd[child])[order]
-        levels.append((way[order], g[order], np.cumsum(share), starts))
+        w /= fwd[child]
+        del child
+        levels.append((way[order], g[order], np.cumsum(w[order]), starts))
         src, left, drawn = src[way[first]], rest[first], more[first]
+        del w, order, way, g, rest, more
         total = float(fwd.sum())
         if total <= 0.0:
             return levels, fwd, float("-inf")
@@ -543,7 +551,7 @@ def _groups(columns: list[np.ndarray]) -> tuple:
         return first, child, order, np.searchsorted(child[order], np.arange(len(first) + 1))
     codes = columns[0].astype(np.int64)
     for column, weight in zip(columns[1:], weights[1:]):
-        codes += column * weight
+        codes += np.multiply(column, weight, dtype=np.int64)  # (any int column: no overflow)
     order = _stable_order(codes, top)
     ordered = codes[order]
     new = np.empty(len(codes), dtype=bool)

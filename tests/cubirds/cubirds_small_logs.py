@@ -26,6 +26,20 @@ def sole_log() -> list[tuple]:
     ]
 
 
+def emptied_pile_log() -> list[tuple]:
+    """A hand-made 3-player log (seat 0's view) whose only pile was drawn to its end: seats 1
+    and 2 draw 4 and 5 of its 12 cards, seat 0 the last 3, and seat 1 reveals one card of
+    species 0 (session 22: nothing is left of the pile)."""
+    z = (0,) * 4
+    return [
+        (EV_SOURCE, (3, 3, 3, 3, *z)),
+        (EV_BATCH, 1, (0, 0, 4, 0, *z)),  # hidden draws carry a size only: species are not read
+        (EV_BATCH, 2, (0, 0, 5, 0, *z)),
+        (EV_BATCH, 0, (0, 1, 1, 1, *z)),
+        (EV_CLOSE, 1, 0, 1),
+    ]
+
+
 def two_pile_log() -> list[tuple]:
     """A hand-made 3-player log (seat 0's view) with a reshuffle since its source: seats 1
     and 2 draw from both piles, and each reveals a count by an interval spanning the

@@ -32,7 +32,7 @@ from cardzoo.envs.cubirds.game import Config, State
 from cardzoo.envs.cubirds.hidden_count import Programme
 from cardzoo.envs.cubirds.hidden_exact import ExactModel, TooLarge
 from cubirds_posterior import marginals, reference, world_of
-from cubirds_small_logs import face_down_log, face_down_three_log, two_pile_log
+from cubirds_small_logs import emptied_pile_log, face_down_log, face_down_three_log, two_pile_log
 from cubirds_worlds import agrees_with_what_was_seen, explained_by_its_log, random_states
 from scipy.stats import chi2_contingency
 
@@ -305,6 +305,29 @@ def test_face_down_determinize_agrees_with_everything_seen(n, seed):
             ids = sample.legal_move_ids()
             sample.apply_id(ids[int(rng.integers(len(ids)))])
     assert used > 0 and fed > 0 and (chains > 0 or n == 2)
+
+
+@pytest.mark.parametrize("whole", [False, True])
+def test_a_pile_drawn_to_its_end_is_sampled_by_the_chains(whole, monkeypatch):
+    # Nothing is left of the only pile (session 22; before, only the joint programme served
+    # such a position, and where it exceeded its limits the replay did): the chains with the
+    # rejection step (a proposal is kept only where the seats took exactly the pile), or the
+    # pile split among the seats (``ONE_PILE_PIN``, used where the rejection keeps few).
+    monkeypatch.setattr(hidden_exact, "ONE_PILE_PIN", whole)
+    monkeypatch.setattr(hidden_exact, "MIN_KEPT", 2.0 if whole else 0.0)
+    log = emptied_pile_log()
+    rng = np.random.default_rng(5)
+    ref, _ = reference(log, 0, 3, rng, SAMPLES, 10**6)
+    assert sum(ref.values()) == SAMPLES and len(ref) > 2
+    model = ExactModel(log, 0, 3)
+    assert model.build() and model.box_size[-1] == 0
+    assert model.seats is not None and model.joint is None
+    assert (model.pile_pin is not None) == whole
+    got: Counter = Counter()
+    for _ in range(SAMPLES):
+        hid, draw = model.sample(rng)[:2]
+        got[(tuple(tuple(h) for h in hid[1:]), tuple(draw))] += 1
+    assert _worst_p_value(ref, got) > ALPHA
 
 
 @pytest.mark.parametrize(

@@ -370,6 +370,27 @@ def test_a_position_past_max_ways_pairs_made_is_sampled_exactly(monkeypatch):
     _assert_samples_keep_the_view(state, player)
 
 
+def test_a_position_past_6m_pairs_kept_is_sampled_exactly(monkeypatch):
+    """Six players, the seeded random game 0 after 170 decisions (``tools/det_along.py``'s
+    games): the last reshuffle's sweep keeps 11.8M pairs in one step, more than the 6M of
+    ``crowded.MAX_KEPT`` until session 22, not more than the 12M since. Declined at 6M (the
+    replay served it), it is now sampled exactly."""
+    state = game_position(State, Config(num_players=6), 0, 170)
+    player = state.current_player
+    assert crowded.MAX_KEPT >= 12_000_000
+    monkeypatch.setattr(crowded, "_MEMOS", {})
+    with monkeypatch.context() as m:
+        m.setattr(crowded, "MAX_KEPT", 6_000_000)
+        with pytest.raises(reshuffled.NotCovered):
+            reshuffled.Posterior(state, player)
+    monkeypatch.setattr(crowded, "_MEMOS", {})
+    monkeypatch.setattr(exact, "_CACHE", {})
+    _assert_samples_keep_the_view(state, player)  # (builds the posterior once, kept)
+    assert exact.sample(state, player, np.random.default_rng(0)) is not None
+    (post,) = [found for log, found in exact._CACHE.values() if log is state._log]
+    assert all(isinstance(c, last_split.Swept) for c in post.chains)
+
+
 def test_fitting_pairs_are_the_pairs_made_at_once_that_fit(monkeypatch):
     """``crowded._fitting_pairs`` reads the fitting pairs off a table per distinct (row, rest)
     combination: the same pairs, in the same order, with the same rests, as making every
