@@ -34,14 +34,8 @@ while the current pile's record only rules hands out (``_closed_splits``), and e
 walk through the current pile keeps only the rows (hands at the last reshuffle) still alive
 (2026-12-02, session 8: two thirds of them die, measured along a seeded six-player game).
 Since session 22 step 3 lists a step's fitting pairs once per (row, rest) combination of its
-partial splits (``_fitting_pairs``) and groups its pairs with a 16-bit radix sort
-(``_stable_order``): the same pairs, states and order, so the same samples. Along seeds
-1001-1003 at six players (one call by the seat in turn at every decision, then 3 more at each
-position; this code and session 21's alternating, two runs each) a first call went from
-19.3 / 20.6 to 16.7 / 18.0 ms on average (p99 130-142 -> 90-105 ms, the slowest 1.46-1.50 ->
-1.10-1.22 s), repeated calls unchanged (0.32-0.34 ms); at five players (seeds 1000-1003)
-5.1 / 5.5 -> 5.1 / 4.9 ms. One process along seeds 1000-1002 at six players peaked at 695 MB
-(797 MB before).
+partial splits (``_fitting_pairs``) and groups them with a 16-bit radix sort (``_stable_order``):
+the same samples, six-player first calls about 13 % cheaper (docs/rules/sitting_ducks.md).
 
 The seats are summed in the order of ``split.others``; where that order passes ``MAX_WAYS``,
 once more in the order of :func:`retry_order` (how many partial ways a step builds depends
@@ -116,10 +110,8 @@ MAX_WAYS = 2_400_000
 #: which that test drops: 20.3M made, 4.4M kept at the six-player game 1001's decision 131).
 #: Along seeds 1000-1002 at six players this served the 3 of 538 positions declined before
 #: (decisions 130-132 of game 1001; measured in docs/rules/sitting_ducks.md, "Session 18").
-#: 12M since session 22 (6M before), the sweep's memory having shrunk: the one position of
-#: six-player seeds 0-2 declined at 6M (game 0, decision 170: 11.8M kept in one step) is then
-#: served exactly, a first call of about 5 s peaking at about 1 GB (12 s and 2.1 GB in
-#: session 18), where declining took 0.7 s before the replay.
+#: 12M since session 22 (6M before; the sweep's memory shrank): six-player seeds 0-2's game 0,
+#: decision 170 (11.8M kept) is served exactly, about 5 s and 1 GB at the peak.
 MAX_KEPT = 12_000_000
 #: ``_fitting_pairs``: up to this many ways x columns, every pair is made and tested (measured
 #: along a seeded six-player game, session 22: the table per combination cost more below).
