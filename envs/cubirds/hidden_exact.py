@@ -236,10 +236,8 @@ def _settings() -> tuple:
 #: not tried again. A function of the key alone, so a model from here samples like a fresh one.
 _BUILT: dict[tuple, tuple[bool, dict]] = {}
 BUILT_KEPT = 64
-_SHARED = (
-    *"limits seats joint joint_tried tilt log_h log_top closed spent".split(),
-    *"pin pile_pin tail most_taken fed_last".split(),
-)
+_SHARED = """limits seats joint joint_tried tilt log_h log_top closed spent pin pile_pin
+    tail most_taken fed_last""".split()
 
 
 class ExactModel(Rejection):
@@ -424,6 +422,8 @@ class ExactModel(Rejection):
         self.fed_last = None
         if len(self.piles) > 1:
             return self._build_several()
+        if self.box_size[-1] == 0 and self._build_joint():  # nothing left: as before session 22
+            return True
         seats = self._build_seats()
         if seats and ONE_PILE_PIN and not self._keeps_enough():
             # The rejection keeps few (nothing left, since session 22, too): the pile split.

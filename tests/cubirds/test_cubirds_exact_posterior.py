@@ -307,12 +307,20 @@ def test_face_down_determinize_agrees_with_everything_seen(n, seed):
     assert used > 0 and fed > 0 and (chains > 0 or n == 2)
 
 
+def test_a_pile_drawn_to_its_end_takes_the_joint_programme_where_it_fits():
+    # As before session 22: the chains only where the joint programme does not fit.
+    model = ExactModel(emptied_pile_log(), 0, 3)
+    assert model.build() and model.box_size[-1] == 0
+    assert model.joint is not None and model.seats is None
+
+
 @pytest.mark.parametrize("whole", [False, True])
 def test_a_pile_drawn_to_its_end_is_sampled_by_the_chains(whole, monkeypatch):
-    # Nothing is left of the only pile (session 22; before, only the joint programme served
-    # such a position, and where it exceeded its limits the replay did): the chains with the
+    # Nothing is left of the only pile and the joint programme does not fit (made to fail
+    # here; session 22: before, the replay served such a position): the chains with the
     # rejection step (a proposal is kept only where the seats took exactly the pile), or the
     # pile split among the seats (``ONE_PILE_PIN``, used where the rejection keeps few).
+    monkeypatch.setattr(ExactModel, "_build_joint", lambda self, share=1: False)
     monkeypatch.setattr(hidden_exact, "ONE_PILE_PIN", whole)
     monkeypatch.setattr(hidden_exact, "MIN_KEPT", 2.0 if whole else 0.0)
     log = emptied_pile_log()
