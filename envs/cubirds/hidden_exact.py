@@ -181,11 +181,9 @@ PIN_PILE = True
 ONE_PILE_PIN = True
 #: Several piles, where no pile's split fits ``hidden_pin.PILE_STEPS``: if a pilot run (fixed
 #: seed) of ``RARE_DRAWS`` proposals keeps fewer than ``WIDE_KEPT``, the splits are tried again
-#: within ``WIDE_PILE_STEPS`` (0: never; session 16). That costs about 20-250 ms once per such
-#: position (the groups' forward passes, then the split counted on the grid,
-#: :func:`.hidden_pin._counted_by_grid`); where it fits, no proposal fails that pile. Not at
-#: one pile, nor where thrown-away hands fed the last pile (measured in
-#: ``docs/cubirds_determinize.md``).
+#: within ``WIDE_PILE_STEPS`` (0: never; session 16): about 20-250 ms once per such position
+#: (group passes, the split counted on the grid); where it fits, no proposal fails that pile.
+#: Not at one pile, nor where thrown hands fed the last pile (``docs/cubirds_determinize.md``).
 WIDE_PILE_STEPS = 6_000_000
 WIDE_KEPT = 3
 #: Several piles, where more than one pile can be pinned whole: if a pilot run (fixed seed) of
@@ -425,7 +423,9 @@ class ExactModel(Rejection):
         if self.box_size[-1] == 0 and self._build_joint():  # nothing left: as before session 22
             return True
         seats = self._build_seats()
-        if seats and ONE_PILE_PIN and not self._keeps_enough():
+        # One seeded pilot answers both questions below (session 23: it ran twice).
+        enough = bool(seats) and self._keeps_enough()
+        if seats and ONE_PILE_PIN and not enough:
             # The rejection keeps few (nothing left, since session 22, too): the pile split.
             self._pin_pile(
                 next(
@@ -439,7 +439,7 @@ class ExactModel(Rejection):
             MIN_KEPT <= 0
             or self._classes() > JOINT_CLASSES
             or self.pile_pin is not None
-            or self._keeps_enough()
+            or enough
         ):
             return True
         # With the chains at hand, the joint programme only gets a share of the limits.

@@ -43,3 +43,47 @@ def test_random_order_gives_different_feasible_solutions():
 def test_bad_bounds_are_refused():
     with pytest.raises(ValueError, match="low 3 > high 2"):
         BoundedFlow(2).add(0, 1, 3, 2)
+
+
+def _random_network(rng: np.random.Generator) -> tuple[int, list[tuple[int, int, int, int]]]:
+    """A small random network with lower bounds (node 0 the source, 1 the sink)."""
+    n = int(rng.integers(3, 9))
+    edges = []
+    for _ in range(int(rng.integers(2, 16))):
+        u, v = rng.choice(n, 2, replace=False).tolist()
+        low = int(rng.integers(0, 3))
+        edges.append((u, v, low, low + int(rng.integers(0, 4))))
+    return n, edges
+
+
+def _meets_bounds(net: BoundedFlow, n: int, edges: list, handles: list[int]) -> bool:
+    """Every edge within its bounds, and every node but the source and sink balanced."""
+    flows = [net.flow(h) for h in handles]
+    balance = [0] * n
+    for (u, v, low, high), f in zip(edges, flows):
+        if not low <= f <= high:
+            return False
+        balance[u] -= f
+        balance[v] += f
+    return all(b == 0 for b in balance[2:])
+
+
+def test_a_check_without_rng_agrees_with_the_random_solution():
+    # Without an rng the network is only checked (blocking flows, session 23); with one a
+    # random solution is found (shortest augmenting paths). Both must agree on whether a
+    # solution exists, and the check's flow must meet every bound too.
+    answers = set()
+    for seed in range(400):
+        n, edges = _random_network(np.random.default_rng(seed))
+        nets = []
+        for _ in range(2):
+            net = BoundedFlow(n)
+            nets.append((net, [net.add(*e) for e in edges]))
+        checked = nets[0][0].solve(0, 1)
+        solved = nets[1][0].solve(0, 1, np.random.default_rng(seed))
+        assert checked == solved, (seed, edges)
+        if checked:
+            assert _meets_bounds(*nets[0][:1], n, edges, nets[0][1])
+            assert _meets_bounds(*nets[1][:1], n, edges, nets[1][1])
+        answers.add(checked)
+    assert answers == {True, False}
