@@ -436,10 +436,7 @@ class ExactModel(Rejection):
                 )
             )
         if seats and (
-            MIN_KEPT <= 0
-            or self._classes() > JOINT_CLASSES
-            or self.pile_pin is not None
-            or enough
+            MIN_KEPT <= 0 or self._classes() > JOINT_CLASSES or self.pile_pin is not None or enough
         ):
             return True
         # With the chains at hand, the joint programme only gets a share of the limits.
