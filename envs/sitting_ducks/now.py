@@ -127,7 +127,7 @@ class LastStep:
         # The rows drawn from so far, in one sorted array shared by the seats (``link``; a
         # seat alone gets its own on first use: most are never drawn from).
         self._kept = None
-        self._lists: dict[int, list[float]] = {}  # slots drawn from alone (``pick_one``)
+        self._lists: dict[int, tuple] = {}  # slots drawn from alone (``pick_one``)
 
     def _store(self) -> _Kept:
         """The kept array this seat draws from (its own if it was never linked)."""
@@ -168,7 +168,7 @@ class LastStep:
         if (slot < 0).any():
             self._add(np.unique(rows[slot < 0]))
             slot = self._slot[rows]
-        return self._kept.find(slot, x, len(self.falling))
+        return self._kept.find(slot, x)
 
     def pick_one(self, row: int, x: float) -> int:
         """``pick`` for one proposal, without the arrays' overhead."""
@@ -176,13 +176,16 @@ class LastStep:
         slot = int(self._slot[row])
         if slot < 0:
             slot = self._add_one(row)
-        hands = len(self.falling)
-        part = self._lists.get(slot)
-        if part is None:  # the slot's shares as a list: a bisection there costs least
-            first = int(kept.start[slot])
-            part = self._lists[slot] = kept.flat[first : first + hands].tolist()
+        got = self._lists.get(slot)
+        if got is None:  # the slot's shares and hands as lists: a bisection there costs least
+            first, last = int(kept.start[slot]), int(kept.last[slot]) + 1
+            got = self._lists[slot] = (
+                kept.flat[first:last].tolist(),
+                kept.hand_at[first:last].tolist(),
+            )
+        part, hands = got
         x = math.floor(x * kept.grid) / kept.grid
-        return min(bisect_right(part, slot + x), hands - 1)
+        return hands[min(bisect_right(part, slot + x), len(part) - 1)]
 
     def phi_one(self, row: int, hand: int) -> float:
         """``phi`` at one (row, hand) pair, without the arrays' overhead."""
@@ -197,8 +200,10 @@ class LastStep:
 
 class _Kept:
     """The rows drawn from so far by the seats ``link`` joined, one after another in one
-    sorted array: slot ``k`` holds ``k`` plus the row's cumulative shares (as many as its seat
-    has hands, from ``start[k]``). Shares and uniforms are cut to multiples of ``1 / grid``,
+    sorted array: slot ``k`` holds ``k`` plus the row's cumulative shares, from ``start[k]``
+    to ``last[k]``, only where a hand's share is not 0 (and always the row's last hand: most
+    hands of a row cannot be held, and the array is far smaller without them, session 23);
+    ``hand_at``: the hand of each entry. Shares and uniforms are cut to multiples of ``1 / grid``,
     so that a slot number plus either is exact (53 bits hold both) and which hand is drawn
     cannot depend on the slot, that is on which rows were kept before: a sample stays a
     function of the position and the rng alone. Joined, the seats' rows are looked up in one
@@ -207,15 +212,15 @@ class _Kept:
 
     __slots__ = (
         "flat",
+        "hand_at",
         "used",
         "start",
+        "last",
         "slots",
         "grid",
         "slot_of",
         "dealt",
         "offsets",
-        "hands",
-        "same_hands",
         "by_size",
         "log_falling",
         "hand_log",
@@ -229,10 +234,7 @@ class _Kept:
         self.slot_of = np.full(sum(sizes), -1, dtype=np.int64)
         self.dealt = np.concatenate([last.dealt for last in lasts])
         self.any_dealt = bool(self.dealt.any())
-        self.hands = np.array([len(last.falling) for last in lasts], dtype=np.int64)
-        #: The seats' count of hands when they all have as many (else 0), and the seats by
-        #: hand size.
-        self.same_hands = int(self.hands[0]) if len(set(self.hands.tolist())) == 1 else 0
+        #: The seats by hand size.
         sizes_of = [last.size for last in lasts]
         self.by_size = [
             (size, [i for i, z in enumerate(sizes_of) if z == size])
@@ -241,36 +243,57 @@ class _Kept:
         self.log_falling = None
         self.hand_log: dict[int, np.ndarray] = {}
         self.flat = np.zeros(0)
+        self.hand_at = np.zeros(0, dtype=np.int64)
         self.used = 0
         self.start = np.zeros(0, dtype=np.int64)
+        self.last = np.zeros(0, dtype=np.int64)
         self.slots = 0
 
     def keep(self, cum: np.ndarray) -> np.ndarray:
         """Appends rows of cumulative shares (rows x hands, each ending at 1), cut to the grid
-        and lifted by their new slots' numbers; returns the slots. Grown by doubling."""
+        and lifted by their new slots' numbers; returns the slots. Grown by doubling.
+
+        A hand whose cut share is 0 repeats the value before it: no uniform stops there (the
+        first entry above it comes first), so it is left out, which never changes the hand a
+        uniform finds; the row's last hand is kept, so that no row is empty."""
         k, hands = cum.shape
         slots = np.arange(self.slots, self.slots + k)
         cum = np.floor(cum * self.grid) / self.grid + slots[:, None]
-        end = self.used + k * hands
+        shown = np.empty(cum.shape, dtype=bool)
+        np.greater(cum[:, 1:], cum[:, :-1], out=shown[:, 1:])
+        shown[:, 0] = cum[:, 0] > slots
+        shown[:, -1] = True
+        counts = shown.sum(axis=1)
+        end = self.used + int(counts.sum())
         if end > len(self.flat):
-            grown = np.zeros(max(2 * len(self.flat), end))
-            grown[: self.used] = self.flat[: self.used]
-            self.flat = grown
+            size = max(2 * len(self.flat), end)
+            self.flat = _grown(self.flat, size, self.used)
+            self.hand_at = _grown(self.hand_at, size, self.used)
         if self.slots + k > len(self.start):
-            grown = np.zeros(max(2 * len(self.start), self.slots + k), dtype=np.int64)
-            grown[: self.slots] = self.start[: self.slots]
-            self.start = grown
-        self.flat[self.used : end] = cum.ravel()
-        self.start[self.slots : self.slots + k] = self.used + hands * np.arange(k)
+            size = max(2 * len(self.start), self.slots + k)
+            self.start = _grown(self.start, size, self.slots)
+            self.last = _grown(self.last, size, self.slots)
+        self.flat[self.used : end] = cum[shown]
+        self.hand_at[self.used : end] = np.nonzero(shown)[1]
+        ends = self.used + np.cumsum(counts)
+        self.start[self.slots : self.slots + k] = ends - counts
+        self.last[self.slots : self.slots + k] = ends - 1
         self.used, self.slots = end, self.slots + k
         return slots
 
-    def find(self, slot: np.ndarray, x: np.ndarray, hands) -> np.ndarray:
+    def find(self, slot: np.ndarray, x: np.ndarray) -> np.ndarray:
         """Per (slot, uniform): the first hand of the slot whose cumulative share exceeds
-        ``x`` (``hands``: the slot's seat's count of hands, one or per entry)."""
+        ``x``."""
         x = np.floor(x * self.grid) / self.grid
-        found = np.searchsorted(self.flat[: self.used], slot + x, "right") - self.start[slot]
-        return np.minimum(found, hands - 1)
+        found = np.searchsorted(self.flat[: self.used], slot + x, "right")
+        return self.hand_at[np.minimum(found, self.last[slot])]
+
+
+def _grown(values: np.ndarray, size: int, used: int) -> np.ndarray:
+    """``values`` in a new array of ``size`` entries, its first ``used`` copied."""
+    grown = np.zeros(size, dtype=values.dtype)
+    grown[:used] = values[:used]
+    return grown
 
 
 def link(lasts: list[LastStep]) -> None:
@@ -305,7 +328,7 @@ def _drawn_hands(lasts: list[LastStep], rows: np.ndarray, u: np.ndarray, log_fal
             lasts[i]._add(np.unique(rows[missing[:, i], i]))
         slots = kept.slot_of[at]
     if kept.slots:  # (garbage where dealt: masked below)
-        ids = kept.find(slots, u[:, :m], kept.hands)
+        ids = kept.find(slots, u[:, :m])
     else:  # every seat dealt: no row kept
         ids = np.zeros(rows.shape, dtype=np.int64)
     if kept.log_falling is not log_falling:  # per hand, its log (U_k)_(H[k]) summed (0 last)

@@ -245,6 +245,41 @@ def _posterior(state: State, player: int):
         return None
 
 
+def _first_hand_past(last: now.LastStep, row: int, x: float) -> int:
+    """The hand a uniform ``x`` draws from ``row`` counted in full: every hand's cumulative
+    share cut to the grid, the first above ``x`` (the way before session 23)."""
+    grid = last._kept.grid
+    cum = np.cumsum(last._b(row) * last.falling)
+    cum = np.floor(cum / (cum[-1] if cum[-1] > 0 else 1.0) * grid) / grid
+    found = int(np.searchsorted(cum, np.floor(x * grid) / grid, "right"))
+    return min(found, len(cum) - 1)
+
+
+def test_rows_kept_without_their_empty_hands_draw_the_hands_counted_in_full():
+    """Session 23: a kept row holds only the hands whose share is not 0 (and its last one).
+    Rows where most hands weigh 0, or all of them, draw for every uniform (boundaries and
+    their neighbours too) the hand the full row draws, in batches and one by one."""
+    rng = np.random.default_rng(5)
+    unseen = rng.integers(1, 5, NUM_KINDS).astype(float)
+    b = rng.random((60, len(_HANDS[3].hands))) * (rng.random((60, len(_HANDS[3].hands))) < 0.05)
+    b[7] = 0.0  # a row no hand can come from
+    b[8, -1] = 0.0  # ... and rows whose first or last hand weighs 0
+    b[9, 0] = 0.0
+    last = now.LastStep(b, 3, unseen)
+    rows = np.arange(60)
+    last.pick(rows, rng.random(60))
+    kept = last._kept
+    assert kept.used < b.size // 5  # the empty hands were left out
+    for row in (3, 7, 8, 9, 41):
+        slot = int(last._slot[row])
+        shares = kept.flat[kept.start[slot] : kept.last[slot] + 1] - slot
+        x = np.concatenate([shares, np.nextafter(shares, 0.0), rng.random(30), [0.0]])
+        x = x[(x >= 0.0) & (x < 1.0)]
+        want = [_first_hand_past(last, row, v) for v in x]
+        assert last.pick(np.full(len(x), row), x).tolist() == want
+        assert [last.pick_one(row, v) for v in x] == want
+
+
 def test_the_hand_drawn_does_not_depend_on_the_rows_kept_before():
     """A row's slot in the kept array depends on which rows were drawn from before it (the
     history of calls at a position); the hand drawn for a uniform must not. Shares and
@@ -260,12 +295,12 @@ def test_the_hand_drawn_does_not_depend_on_the_rows_kept_before():
     backward.pick(rows[350:], rng.random(350))  # the later rows kept first
     backward.pick(rows[:350], rng.random(350))
     assert forward._slot[5] == 5 and backward._slot[5] == 355
-    hands = len(_HANDS[3].hands)
+    kept = forward._kept
     for row in (5, 350, 694):
         slot = int(forward._slot[row])
-        first = int(forward._kept.start[slot])
-        shares = forward._kept.flat[first : first + hands] - slot
-        cuts = shares[rng.choice(hands - 1, 40)]
+        # The row's boundaries between hands (session 23: only hands whose share is not 0).
+        shares = kept.flat[kept.start[slot] : kept.last[slot] + 1] - slot
+        cuts = shares[rng.choice(len(shares), 40)]
         x = np.concatenate([cuts, np.nextafter(cuts, 0.0), np.nextafter(cuts, 1.0)])
         x = x[(x >= 0.0) & (x < 1.0)]
         at = np.full(len(x), row)
