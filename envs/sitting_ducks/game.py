@@ -600,7 +600,9 @@ class State(CachedLegalMoves, GameState):
         kb = min(self.known_bottom, len(self.deck))
         # Sorted first, so the sample depends on which ducks are unseen, never on their order.
         upper = sorted(self.deck[kb:])
-        new.deck = self.deck[:kb] + [upper[i] for i in rng.permutation(len(upper))]
+        if len(upper) > 1:  # (a permutation of 0 or 1 items draws nothing from ``rng``)
+            upper = [upper[i] for i in rng.permutation(len(upper)).tolist()]
+        new.deck = self.deck[:kb] + upper
         # Always a world consistent with what ``player`` saw (the samplers raise if none exists):
         # from the exact posterior where the exact samplers cover the position, else the replay.
         found = exact_samplers.sample(self, player, rng) if exact else None

@@ -11,7 +11,7 @@ import pickle
 import numpy as np
 import pytest
 from cardzoo.envs import beasty_bar_v0, cubirds_v0, odins_ravens_v0, sitting_ducks_v0
-from cardzoo.envs.core import LazyGenerator, SeededGenerator
+from cardzoo.envs.core import LazyGenerator, SeededGenerator, child_seed, clone_rng
 
 MODULES = {
     "beasty_bar": beasty_bar_v0,
@@ -79,3 +79,21 @@ def test_a_seeded_generator_draws_as_default_rng_after_copies():
     for other in copies:
         assert list(other.random(4)) == expected
     assert list(used.random(4)) == expected
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda seed: np.random.default_rng(seed),
+        lambda seed: np.random.Generator(np.random.MT19937(seed)),  # the general path
+        lambda seed: clone_rng(np.random.default_rng(seed)),  # a lazy copy
+    ],
+)
+def test_child_seed_is_a_draw_of_integers_below_2_to_63(make):
+    # Session 23: on PCG64 the seed is read from one raw draw (the same number, cheaper); it
+    # must equal ``integers(2**63)`` draw after draw, and leave the generator where that leaves it.
+    for seed in range(50):
+        fast, plain = make(seed), make(seed)
+        for _ in range(200):
+            assert child_seed(fast) == int(plain.integers(2**63))
+        assert fast.random() == plain.random()
