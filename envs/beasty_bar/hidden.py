@@ -99,7 +99,7 @@ def determinize(state: State, player: int, rng: np.random.Generator | int | None
     hidden order back).
     """
     rng = make_rng(rng)
-    new = state.clone()
+    new = state.clone(copy_rng=False)
     for q in range(state.num_players):
         if q == player:
             pile = sorted(state.draws[q])

@@ -221,7 +221,7 @@ def determinize(state: State, player: int, rng: np.random.Generator) -> State:
     """The body of :meth:`State.determinize` (its docstring says what is resampled): a clone
     of ``state`` with the hidden cards of :func:`sample_hidden`'s sample written in."""
     sample = sample_hidden(state.log, player, state.num_players, rng, plan_for(state, player))
-    new = state.clone()
+    new = state.clone(copy_rng=False)
     n = state.num_players
     for q in range(n):
         if q == player:

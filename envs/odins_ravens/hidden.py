@@ -649,7 +649,7 @@ def known_log(state: State, seat: int) -> list[tuple]:
 def determinize(state: State, player: int, rng: np.random.Generator | int | None) -> State:
     """``State.determinize``: a clone with everything ``player`` cannot see resampled."""
     rng = make_rng(rng)
-    new = state.clone()
+    new = state.clone(copy_rng=False)
     # Every unknown pool is put in a canonical (sorted) order before it is shuffled, so the
     # sample depends on what the seat knows and on ``rng``, never on the true order.
     k = state.land_known
