@@ -103,11 +103,11 @@ def determinize(state: State, player: int, rng: np.random.Generator | int | None
     for q in range(state.num_players):
         if q == player:
             pile = sorted(state.draws[q])
-            new.draws[q] = [pile[i] for i in rng.permutation(len(pile))]
+            new.draws[q] = [pile[i] for i in rng.permutation(len(pile)).tolist()]
             continue
         hand, aside = state.hands[q], state.set_asides[q]
         pool = sorted(hand + aside + state.draws[q])
-        pool = [pool[i] for i in rng.permutation(len(pool))]
+        pool = [pool[i] for i in rng.permutation(len(pool)).tolist()]
         h, a = len(hand), len(aside)
         new.hands[q] = pool[:h]
         new.set_asides[q] = pool[h : h + a]
