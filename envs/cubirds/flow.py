@@ -428,10 +428,18 @@ class CompleteSearch(SplitSearch):
     is checked with the open choices as ranges (a pile fed by open feeds holds a range of cards),
     which any consistent world passes: so pruning never loses a world, and the search is complete
     when it ends without running out of ``budget`` (``cut`` says whether it did). Each choice
-    first tries the value of a random solution of its pile's flow, then the others at random."""
+    first tries the value of a random solution of its pile's flow, then the others at random.
+    With ``splits_first``, every split is fixed before any feed (each kind pile by pile, in a
+    random order within a pile); else pile by pile, the two kinds mixed within a pile. Which
+    order dead-ends less depends on the position (``hidden_replay.COMPLETE_ORDERS``)."""
 
     def __init__(
-        self, plan: _Plan, avails: list[list[int]], rng: np.random.Generator, budget: int
+        self,
+        plan: _Plan,
+        avails: list[list[int]],
+        rng: np.random.Generator,
+        budget: int,
+        splits_first: bool = False,
     ) -> None:
         super().__init__(plan, avails, rng, budget)
         self.cut = False
@@ -450,7 +458,11 @@ class CompleteSearch(SplitSearch):
             (g, "feed", r, g, s) for g, group in enumerate(self.groups) for r, s, _ in group
         ]
         order = rng.permutation(len(choices)).tolist()
-        self.choices = [choices[j][1:] for j in sorted(order, key=lambda j: choices[j][0])]
+        if splits_first:
+            order.sort(key=lambda j: (choices[j][1] == "feed", choices[j][0]))
+        else:
+            order.sort(key=lambda j: choices[j][0])
+        self.choices = [choices[j][1:] for j in order]
 
     def _add_feeds(self, r: int) -> None:
         plan = self.plan

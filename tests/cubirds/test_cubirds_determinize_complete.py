@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from cardzoo.envs import cubirds_v0
-from cardzoo.envs.cubirds import hidden, hidden_replay
+from cardzoo.envs.cubirds import flow, hidden, hidden_replay
 from cardzoo.envs.cubirds.data import EV_CLOSE, EV_RESHUFFLE
 from cardzoo.envs.cubirds.game import Config, State
 from cubirds_worlds import agrees_with_what_was_seen, random_states
@@ -85,7 +85,8 @@ def test_runs_cut_short_are_restarted(monkeypatch):
     state = _late_5011()
     result = hidden_replay._Plan(state.log, 0, 4).sample_complete(np.random.default_rng(0))
     agrees_with_what_was_seen(state, _apply(state, 0, result), 0)
-    assert runs[:4] == [1, 2, 3, 4]
+    # Each run of the Luby sequence, once in each order of the choices (session 24).
+    assert runs[:8] == [1, 1, 2, 2, 3, 3, 4, 4]
 
 
 def test_luby_sequence():
@@ -120,3 +121,37 @@ def test_a_log_no_world_explains_raises():
     assert plan.sample_complete(np.random.default_rng(0)) is None
     with pytest.raises(hidden.SamplingError, match="no world agrees with what seat 0 has seen"):
         hidden.sample_hidden(log, 0, 4, np.random.default_rng(0))
+
+
+def test_the_complete_search_takes_both_orders_of_the_choices_in_turn(monkeypatch):
+    # Session 24: a run with every split fixed before any feed (pile by pile), then a run pile by
+    # pile with the two kinds mixed, and so on; each order dead-ends far less than the other at
+    # some positions.
+    orders = []
+    init = flow.CompleteSearch.__init__
+
+    def keep_order(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        orders.append([(kind, g) for kind, _, g, *_ in self.choices])
+
+    monkeypatch.setattr(flow.CompleteSearch, "__init__", keep_order)
+    luby = hidden_replay._luby
+    monkeypatch.setattr(hidden_replay, "_luby", lambda i: 0 if i < 3 else luby(i))  # 1-2 cut
+    state = _late_5011()
+    plan = hidden_replay._Plan(state.log, 0, 4)
+    result = plan.sample_complete(np.random.default_rng(0))
+    agrees_with_what_was_seen(state, _apply(state, 0, result), 0)
+    assert len(orders) >= 5
+    assert {kind for kind, _ in orders[0]} == {"split", "feed"}
+    for n, order in enumerate(orders):
+        piles = [g for _, g in order]
+        if n % 2 == 0:  # splits first, each kind pile by pile
+            splits = [g for kind, g in order if kind == "split"]
+            feeds = [g for kind, g in order if kind == "feed"]
+            assert order == [("split", g) for g in splits] + [("feed", g) for g in feeds]
+            assert splits == sorted(splits) and feeds == sorted(feeds)
+        else:  # pile by pile, mixed
+            assert piles == sorted(piles)
+    assert orders[1] != [(k, g) for k, g in orders[1] if k == "split"] + [
+        (k, g) for k, g in orders[1] if k == "feed"
+    ], "the mixed order happened to put the splits first"
