@@ -41,7 +41,8 @@ uniformly. Two ways to count, both exact:
   probability ``prod_s h_s(T[s]) / max``, ``h_s(t) = tilt[s]**-(t - C[s]) / (avail[s] - t)!``,
   the maximum taken over every ``T`` with the right total (a knapsack over species): this
   turns the proposal into the exact distribution. Used unless a pilot run (fixed seed) keeps
-  less than ``MIN_KEPT`` of its proposals and the joint programme fits;
+  less than ``MIN_KEPT`` of its proposals and the joint programme fits (within larger limits
+  where a longer pilot keeps very few, ``ONE_RARE_KEPT``, since session 24);
 - **joint**: one programme over every box, with each pile's content as a condition.
 
 Several piles since the last public source (a reshuffle within the round): the joint programme
@@ -134,6 +135,12 @@ JOINT_SHARE = 0.25
 #: random games).
 JOINT_CLASSES = 6
 
+#: One pile, where the joint programme exceeded ``JOINT_SHARE`` of its limits: if a pilot run
+#: (fixed seed) of ``RARE_DRAWS`` proposals keeps fewer than ``ONE_RARE_KEPT``, it goes on to
+#: ``ONE_RARE_SHARE`` of them (0: never; session 24, measured in docs/cubirds_determinize.md).
+ONE_RARE_KEPT = 8
+ONE_RARE_SHARE = 2.0
+
 #: Several piles: the joint programme's share of the limits (session 8: calls not exact along 6
 #: games 5.0 -> 3.4 % at 4 players, 9.9 -> 5.4 % at 5; the mean +10 %).
 MULTI_JOINT_SHARE = 2.0
@@ -211,6 +218,7 @@ _SETTINGS = (
     (None, "MIN_KEPT PILOT_DRAWS JOINT_CLASSES JOINT_SHARE MULTI_JOINT_SHARE MULTI_JOINT_CLASSES"),
     (None, "MULTI_PILE_SEATS FED_PILES FED_CLASSES FED_DUEL_PILES FED_DUEL_CLASSES PILE_TILT"),
     (None, "PIN_BOX PIN_PILE ONE_PILE_PIN CAP_BOXES CAP_SOLE_BOXES WIDE_PILE_STEPS WIDE_KEPT"),
+    (None, "ONE_RARE_KEPT ONE_RARE_SHARE"),
     (None, "CHOICE_DRAWS CHOICE_KEPT TAIL_KEPT RARE_DRAWS RARE_KEPT RARE_JOINT_SHARE RARE_CLASSES"),
     (hidden_fed, "FED_SEATS FED_KEPT FED_GROUP_STEPS"),
     (hidden_pin, "PILE_STEPS GRID_CELLS GRID_PAIRS GRID_SPARSITY"),
@@ -441,7 +449,12 @@ class ExactModel(Rejection):
             return True
         # With the chains at hand, the joint programme only gets a share of the limits.
         share = JOINT_SHARE if seats else 1
-        if self._build_joint(share):
+        if self._build_joint(share) or (
+            seats
+            and ONE_RARE_SHARE > share
+            and not self._keeps_enough(RARE_DRAWS, ONE_RARE_KEPT)
+            and self._build_joint(ONE_RARE_SHARE)  # (going on from what it counted)
+        ):
             self.seats = None
             return True
         return seats
@@ -649,17 +662,6 @@ class ExactModel(Rejection):
 
     def _seat(self, g: int) -> int:
         return self.iv_seat[self.seg_ivs[g][0]]
-
-    def _log_h(self, s: int, t: int) -> float:
-        """``log h_s(t)``: ``tilt[s] ** -(e + t - closed[s]) / (avail[s] - t)!`` with ``avail``
-        the last pile's and ``e`` what the piles drawn to their end held of ``s`` (``spent``):
-        the seats' open cards of ``s`` number ``e + t - closed[s]`` in an accepted proposal,
-        and the cards of the closed intervals weigh 1 in it (their number is fixed)."""
-        a, w, c = self.avail[-1][s], self.tilt[s], self.closed[s] - self.spent[s]
-        if t > a or t < c:
-            return -math.inf
-        tilt = 0.0 if t == c else (-math.inf if w == 0.0 else (c - t) * math.log(w))
-        return tilt - math.lgamma(a - t + 1)
 
     def sample_counts(self, rng: np.random.Generator) -> list[list[int]] | None:
         """Per box (segments, then the draw pile) its cards per species, in one world; None

@@ -209,6 +209,17 @@ class Rejection:
             return self.fed_last.keep(x, taken)[0]
         return self._log_keep_last(taken)
 
+    def _log_h(self, s: int, t: int) -> float:
+        """``log h_s(t)``: ``tilt[s] ** -(e + t - closed[s]) / (avail[s] - t)!`` with ``avail``
+        the last pile's and ``e`` what the piles drawn to their end held of ``s`` (``spent``):
+        the seats' open cards of ``s`` number ``e + t - closed[s]`` in an accepted proposal,
+        and the cards of the closed intervals weigh 1 in it (their number is fixed)."""
+        a, w, c = self.avail[-1][s], self.tilt[s], self.closed[s] - self.spent[s]
+        if t > a or t < c:
+            return -math.inf
+        tilt = 0.0 if t == c else (-math.inf if w == 0.0 else (c - t) * math.log(w))
+        return tilt - math.lgamma(a - t + 1)
+
     def _log_keep_last(self, taken: list[int]) -> float:
         """``log_keep`` given what the proposal took from the last pile (``taken``)."""
         log_keep = -self.log_top

@@ -1,0 +1,67 @@
+"""Cubirds ``determinize`` at one pile where the rejection step keeps few proposals and the
+joint count exceeded its first share of the limits (``hidden_exact.JOINT_SHARE``): a seeded
+pilot of ``RARE_DRAWS`` proposals keeping fewer than ``ONE_RARE_KEPT`` sends the joint count on
+to ``ONE_RARE_SHARE`` of the limits (session 24). Both samplers are exact; the pilot's seed is
+fixed, so the choice is a function of the seat's information.
+
+The position: the middle of the bench's four-player game 13, where the rejection keeps about
+2.5 % of its proposals (about 1 ms a call) and the joint count fits in half the limits.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+from cardzoo.envs.cubirds import hidden_exact
+from cardzoo.envs.cubirds.game import Config, State
+from cardzoo.envs.cubirds.hidden_exact import ExactModel
+from cardzoo.train.bench_loops import game_position
+from cubirds_small_logs import worst_p_value
+
+SAMPLES = 1500
+ALPHA = 1e-4
+
+
+def _state() -> State:
+    return game_position(State, Config(num_players=4), 13, 0.5)
+
+
+def _model(state: State, monkeypatch, share: float) -> ExactModel:
+    monkeypatch.setattr(hidden_exact, "ONE_RARE_SHARE", share)
+    model = ExactModel(state.log, state.current_player, state.num_players)
+    assert model.build()
+    return model
+
+
+def _worlds(model: ExactModel, seed: int) -> Counter:
+    """Per sample, the other seats' hidden counts and the draw pile's (``worst_p_value``'s
+    keys)."""
+    rng = np.random.default_rng(seed)
+    got: Counter = Counter()
+    for _ in range(SAMPLES):
+        hidden, draw = model.sample(rng)[:2]
+        got[(tuple(tuple(h) for h in hidden if h is not None), tuple(draw))] += 1
+    return got
+
+
+def test_a_lone_pile_keeping_few_proposals_is_counted_with_the_larger_limits(monkeypatch):
+    state = _state()
+    chains = _model(state, monkeypatch, 0.0)
+    assert len(chains.piles) == 1 and chains.pile_pin is None
+    assert chains.seats is not None and chains.joint is None and chains.joint_tried
+    kept = chains._pilot_kept(hidden_exact.RARE_DRAWS, hidden_exact.ONE_RARE_KEPT)
+    assert 0 < kept < hidden_exact.ONE_RARE_KEPT
+    joint = _model(state, monkeypatch, hidden_exact.ONE_RARE_SHARE or 2.0)
+    assert joint.seats is None and joint.joint is not None
+    # A share no larger than the first one: nothing more is tried.
+    assert _model(state, monkeypatch, hidden_exact.JOINT_SHARE).seats is not None
+
+
+def test_the_joint_count_and_the_chains_sample_the_same_law(monkeypatch):
+    state = _state()
+    chains = _model(state, monkeypatch, 0.0)
+    joint = _model(state, monkeypatch, 2.0)
+    assert joint.joint is not None and chains.seats is not None
+    p = worst_p_value(_worlds(chains, 1), _worlds(joint, 2))
+    assert p > ALPHA, p
