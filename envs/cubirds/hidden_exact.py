@@ -41,8 +41,7 @@ uniformly. Two ways to count, both exact:
   probability ``prod_s h_s(T[s]) / max``, ``h_s(t) = tilt[s]**-(t - C[s]) / (avail[s] - t)!``,
   the maximum taken over every ``T`` with the right total (a knapsack over species): this
   turns the proposal into the exact distribution. Used unless a pilot run (fixed seed) keeps
-  less than ``MIN_KEPT`` of its proposals and the joint programme fits (within larger limits
-  where a longer pilot keeps very few, ``ONE_RARE_KEPT``, since session 24);
+  less than ``MIN_KEPT`` of its proposals and the joint programme fits (``ONE_RARE_KEPT``);
 - **joint**: one programme over every box, with each pile's content as a condition.
 
 Several piles since the last public source (a reshuffle within the round): the joint programme
@@ -148,14 +147,15 @@ MULTI_JOINT_SHARE = 2.0
 #: seeded games, none fitted; ``docs/cubirds_determinize.md``).
 MULTI_JOINT_CLASSES = 15
 #: Several piles, where the joint programme exceeded its limits: if a pilot run (fixed seed) of
-#: ``RARE_DRAWS`` proposals of the rejection step keeps fewer than ``RARE_KEPT``, the joint
-#: programme is tried again with ``RARE_JOINT_SHARE`` times the limits, unless it has more than
-#: ``RARE_CLASSES`` classes of boxes (0: never; session 12). Where the rejection keeps one
-#: proposal in a thousand, most calls gave up and took the inexact replay; such a joint
-#: programme builds in 20-70 ms, then samples exactly in about 0.12 ms (measurements:
-#: ``docs/cubirds_determinize.md``). A search gains; an agent calling once per decision pays.
+#: ``RARE_DRAWS`` proposals keeps fewer than ``RARE_KEPT`` (``FEW_KEPT`` with at most
+#: ``FEW_CLASSES`` classes of boxes, which fitted 25 of 26 times along seeded five-player games;
+#: session 24), the joint programme is tried again with ``RARE_JOINT_SHARE`` times the limits,
+#: unless it has more than ``RARE_CLASSES`` classes (0: never; session 12). It builds in 20-70
+#: ms, then samples in about 0.1 ms (``docs/cubirds_determinize.md``): a search gains.
 RARE_DRAWS = 128
 RARE_KEPT = 2
+FEW_KEPT = 8
+FEW_CLASSES = 10
 RARE_JOINT_SHARE = 16.0
 RARE_CLASSES = 14
 #: Positions with several piles since the last public source: 1, the chains with the rejection
@@ -218,7 +218,7 @@ _SETTINGS = (
     (None, "MIN_KEPT PILOT_DRAWS JOINT_CLASSES JOINT_SHARE MULTI_JOINT_SHARE MULTI_JOINT_CLASSES"),
     (None, "MULTI_PILE_SEATS FED_PILES FED_CLASSES FED_DUEL_PILES FED_DUEL_CLASSES PILE_TILT"),
     (None, "PIN_BOX PIN_PILE ONE_PILE_PIN CAP_BOXES CAP_SOLE_BOXES WIDE_PILE_STEPS WIDE_KEPT"),
-    (None, "ONE_RARE_KEPT ONE_RARE_SHARE"),
+    (None, "ONE_RARE_KEPT ONE_RARE_SHARE FEW_KEPT FEW_CLASSES"),
     (None, "CHOICE_DRAWS CHOICE_KEPT TAIL_KEPT RARE_DRAWS RARE_KEPT RARE_JOINT_SHARE RARE_CLASSES"),
     (hidden_fed, "FED_SEATS FED_KEPT FED_GROUP_STEPS"),
     (hidden_pin, "PILE_STEPS GRID_CELLS GRID_PAIRS GRID_SPARSITY"),
@@ -501,10 +501,11 @@ class ExactModel(Rejection):
             MULTI_PILE_SEATS == 1
             and RARE_JOINT_SHARE
             and self._classes() <= RARE_CLASSES
-            and not self._keeps_enough(RARE_DRAWS, RARE_KEPT)
+            and not self._keeps_enough(
+                RARE_DRAWS, FEW_KEPT if self._classes() <= FEW_CLASSES else RARE_KEPT
+            )
         ):
-            # The rejection keeps too few: the joint programme again, with larger limits (it
-            # goes on from what it counted within the smaller ones).
+            # The joint programme again, larger (going on from what it counted).
             if self._build_joint(RARE_JOINT_SHARE):
                 self.seats = None
         return True

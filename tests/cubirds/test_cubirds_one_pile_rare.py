@@ -2,7 +2,9 @@
 joint count exceeded its first share of the limits (``hidden_exact.JOINT_SHARE``): a seeded
 pilot of ``RARE_DRAWS`` proposals keeping fewer than ``ONE_RARE_KEPT`` sends the joint count on
 to ``ONE_RARE_SHARE`` of the limits (session 24). Both samplers are exact; the pilot's seed is
-fixed, so the choice is a function of the seat's information.
+fixed, so the choice is a function of the seat's information. With several piles the same
+bar (``FEW_KEPT``) sends the joint count on where the boxes fall into at most ``FEW_CLASSES``
+classes (elsewhere the bar stays ``RARE_KEPT``).
 
 The position: the middle of the bench's four-player game 13, where the rejection keeps about
 2.5 % of its proposals (about 1 ms a call) and the joint count fits in half the limits.
@@ -65,3 +67,25 @@ def test_the_joint_count_and_the_chains_sample_the_same_law(monkeypatch):
     assert joint.joint is not None and chains.seats is not None
     p = worst_p_value(_worlds(chains, 1), _worlds(joint, 2))
     assert p > ALPHA, p
+
+
+def test_several_piles_with_few_classes_go_to_the_joint_count_below_a_higher_bar(monkeypatch):
+    # The bench's five-player middle game 12: two piles, 10 classes of boxes, the pilot keeping
+    # fewer than FEW_KEPT (but not fewer than RARE_KEPT) of RARE_DRAWS proposals (session 24).
+    state = game_position(State, Config(num_players=5), 12, 0.5)
+    models = {}
+    for bar in (hidden_exact.RARE_KEPT, hidden_exact.FEW_KEPT):
+        monkeypatch.setattr(hidden_exact, "FEW_KEPT", bar)
+        model = models[bar] = ExactModel(state.log, state.current_player, 5)
+        assert model.build() and len(model.piles) == 2
+        assert model._classes() <= hidden_exact.FEW_CLASSES
+    assert models[hidden_exact.RARE_KEPT].seats is not None
+    assert models[hidden_exact.RARE_KEPT].joint is None
+    kept = models[hidden_exact.RARE_KEPT]._pilot_kept(hidden_exact.RARE_DRAWS, 10**9)
+    assert hidden_exact.RARE_KEPT <= kept < hidden_exact.FEW_KEPT
+    few = models[hidden_exact.FEW_KEPT]
+    assert few.seats is None and few.joint is not None
+    # More classes than FEW_CLASSES: the usual bar.
+    monkeypatch.setattr(hidden_exact, "FEW_CLASSES", few._classes() - 1)
+    again = ExactModel(state.log, state.current_player, 5)
+    assert again.build() and again.seats is not None
