@@ -134,12 +134,10 @@ JOINT_SHARE = 0.25
 #: random games).
 JOINT_CLASSES = 6
 
-#: One pile, where the joint programme exceeded ``JOINT_SHARE`` of its limits: if a pilot run
-#: (fixed seed) of ``RARE_DRAWS`` proposals keeps fewer than ``ONE_RARE_KEPT``, it goes on to
-#: ``ONE_RARE_SHARE`` of them (0: never; session 24, measured in docs/cubirds_determinize.md).
-ONE_RARE_KEPT = 8
-ONE_RARE_SHARE = 2.0
-
+#: One pile, the joint programme past ``JOINT_SHARE`` of its limits, the first pilot keeping at
+#: most ``ONE_RARE_FIRST``: if one of ``RARE_DRAWS`` keeps fewer than ``ONE_RARE_KEPT``, it goes
+#: on to ``ONE_RARE_SHARE`` of them (0: never; session 24; docs/cubirds_determinize.md).
+ONE_RARE_FIRST, ONE_RARE_KEPT, ONE_RARE_SHARE = 1, 8, 2.0
 #: Several piles: the joint programme's share of the limits (session 8: calls not exact along 6
 #: games 5.0 -> 3.4 % at 4 players, 9.9 -> 5.4 % at 5; the mean +10 %).
 MULTI_JOINT_SHARE = 2.0
@@ -218,7 +216,7 @@ _SETTINGS = (
     (None, "MIN_KEPT PILOT_DRAWS JOINT_CLASSES JOINT_SHARE MULTI_JOINT_SHARE MULTI_JOINT_CLASSES"),
     (None, "MULTI_PILE_SEATS FED_PILES FED_CLASSES FED_DUEL_PILES FED_DUEL_CLASSES PILE_TILT"),
     (None, "PIN_BOX PIN_PILE ONE_PILE_PIN CAP_BOXES CAP_SOLE_BOXES WIDE_PILE_STEPS WIDE_KEPT"),
-    (None, "ONE_RARE_KEPT ONE_RARE_SHARE FEW_KEPT FEW_CLASSES"),
+    (None, "ONE_RARE_FIRST ONE_RARE_KEPT ONE_RARE_SHARE FEW_KEPT FEW_CLASSES"),
     (None, "CHOICE_DRAWS CHOICE_KEPT TAIL_KEPT RARE_DRAWS RARE_KEPT RARE_JOINT_SHARE RARE_CLASSES"),
     (hidden_fed, "FED_SEATS FED_KEPT FED_GROUP_STEPS"),
     (hidden_pin, "PILE_STEPS GRID_CELLS GRID_PAIRS GRID_SPARSITY"),
@@ -452,6 +450,7 @@ class ExactModel(Rejection):
         if self._build_joint(share) or (
             seats
             and ONE_RARE_SHARE > share
+            and self.pilot <= ONE_RARE_FIRST  # (kept by the first pilot: _keeps_enough)
             and not self._keeps_enough(RARE_DRAWS, ONE_RARE_KEPT)
             and self._build_joint(ONE_RARE_SHARE)  # (going on from what it counted)
         ):
@@ -559,7 +558,8 @@ class ExactModel(Rejection):
         of ``draws`` proposals (a fixed seed, so that the choice of sampler is a function of
         the seat's information). The run stops as soon as the answer is known."""
         need = need or math.ceil(MIN_KEPT * draws)
-        return self._pilot_kept(draws, need, give_up=True) >= need
+        self.pilot = self._pilot_kept(draws, need, give_up=True)  # (read by _build)
+        return self.pilot >= need
 
     def _seat_programmes(self, tilt: list[float]) -> bool:
         """The programmes of every other seat with this tilt, and the rejection step's bound:
