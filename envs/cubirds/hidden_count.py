@@ -141,6 +141,116 @@ def _enumerate(
     ``feed``: per step the pile its class feeds (-1: none), and per fed pile (pile, cards
     known to leave it, public content less those): the fed piles' content grows with what
     their feeding classes choose (a copy of ``avail`` follows it)."""
+    if feed[1] or NEEDS or len(steps) < 2:
+        return _enumerate_all(steps, avail, weight, npiles, allowed, feed)
+    return _enumerate_plain(steps, avail, weight, npiles, allowed)
+
+
+def _enumerate_plain(
+    steps: list[tuple], avail: list[int], weight: list[float], npiles: int, allowed: int
+) -> tuple[list[tuple], int]:
+    """``_enumerate`` where no pile is fed and ``NEEDS`` is off (the usual case), the last
+    step walked inside the one before it (:func:`_last_two`): the same choices in the same
+    order and the same steps counted, without the bookkeeping of fed piles or a call per value
+    at the last step (session 25: about 13 % fewer instructions at five players;
+    ``tests/cubirds/test_cubirds_exact_counting.py::test_the_plain_walk_lists_what_the_full_walk_does``)."""
+    last = len(steps) - 1
+    x = [0] * len(steps)
+    iv_sum: dict[int, int] = {}
+    pile_sum = [0] * npiles
+    out: list[tuple] = []
+    left_steps = allowed
+    walk = (avail, pile_sum, iv_sum, x, out, weight, steps[last])
+    label2, req2 = steps[last][1:3]
+
+    def rec(i: int, w: float) -> None:
+        nonlocal left_steps
+        left_steps -= 1
+        if left_steps < 0:
+            raise TooLarge("options")
+        c, label, req, pile_room, iv_room, j, lo, hi, _ = steps[i]
+        left = avail[j] - pile_sum[j]
+        if left < hi:
+            hi = left
+        if left - pile_room > lo:
+            lo = left - pile_room
+        if req >= 0:
+            have = iv_sum.get(label, 0)
+            if req - have < hi:
+                hi = req - have
+            if req - have - iv_room > lo:
+                lo = req - have - iv_room
+        if i == last - 1:
+            left_steps = _last_two(walk, c, req2 >= 0 and label == label2, j, lo, hi, w, left_steps)
+            return
+        for v in range(lo, hi + 1):
+            x[c] = v
+            pile_sum[j] += v
+            if req >= 0:
+                iv_sum[label] = have + v
+            rec(i + 1, w * weight[v])
+            pile_sum[j] -= v
+        if req >= 0:
+            iv_sum[label] = have
+        x[c] = 0
+
+    rec(0, 1.0)
+    return out, left_steps
+
+
+def _last_two(
+    walk: tuple, c: int, same_iv: bool, j: int, lo: int, hi: int, w: float, left_steps: int
+) -> int:
+    """The plain walk's last two steps: class ``c`` takes each value in ``lo..hi``, the last
+    class every value its bounds then allow, each choice into ``out`` (``walk``: the walk's
+    lists and the last step). Returns the steps still allowed."""
+    (
+        avail,
+        pile_sum,
+        iv_sum,
+        x,
+        out,
+        weight,
+        (c2, label2, req2, pile_room, iv_room, j2, lo2, hi2, _),
+    ) = walk
+    have = iv_sum.get(label2, 0)
+    same_pile = j == j2
+    for v in range(lo, hi + 1):
+        left_steps -= 1  # the last step's node
+        if left_steps < 0:
+            raise TooLarge("options")
+        left = avail[j2] - pile_sum[j2] - (v if same_pile else 0)
+        top = hi2 if hi2 < left else left
+        low = lo2 if lo2 > left - pile_room else left - pile_room
+        if req2 >= 0:
+            need = req2 - have - (v if same_iv else 0)
+            if need < top:
+                top = need
+            if need - iv_room > low:
+                low = need - iv_room
+        if top >= low:
+            left_steps -= top - low + 1
+            if left_steps < 0:
+                raise TooLarge("options")
+            x[c] = v
+            wv = w * weight[v]
+            for v2 in range(low, top + 1):
+                x[c2] = v2
+                out.append((tuple(x), wv * weight[v2]))
+            x[c2] = 0
+    x[c] = 0
+    return left_steps
+
+
+def _enumerate_all(
+    steps: list[tuple],
+    avail: list[int],
+    weight: list[float],
+    npiles: int,
+    allowed: int,
+    feed: tuple,
+) -> tuple[list[tuple], int]:
+    """``_enumerate`` with fed piles or ``NEEDS`` (each step a call)."""
     feed_to, fed = feed
     n = len(steps)
     feed_to = feed_to or [len(avail)] * n  # (one more pile, a sink: no pile fed)

@@ -192,3 +192,44 @@ def test_draw_counts_is_a_multivariate_hypergeometric_draw():
     ]
     assert set(seen) <= set(outcomes)
     assert chisquare([seen.get(o, 0) for o in outcomes], expected).pvalue > 1e-4
+
+
+
+def _gives_up(walker, args: tuple, allowed: int) -> bool:
+    try:
+        walker(*args[:4], allowed, *args[5:])
+    except TooLarge:
+        return True
+    return False
+
+
+@pytest.mark.parametrize("n", [3, 5])
+def test_the_plain_walk_lists_what_the_full_walk_does(n, monkeypatch):
+    # Session 25: without fed piles the walk of one species' choices takes a shorter path
+    # (``_enumerate_plain``: the last step inside the one before). It must list the same
+    # choices with the same weights in the same order and count the same steps, also where
+    # the steps run out: then a build fits (or not) exactly as before, and samples the same.
+    calls = []
+
+    def record(*args):
+        calls.append(args)
+        return hidden_count._enumerate_all(*args)
+
+    monkeypatch.setattr(hidden_count, "_enumerate", record)
+    for _, args in joint_programme_inputs(n, 2, 5):
+        Programme(*args).build(*LIMITS)
+    plain = [args for args in calls if not args[5][1] and len(args[0]) >= 2]
+    assert len(plain) >= 200
+    listed = 0
+    for args in plain[::3]:
+        if _gives_up(hidden_count._enumerate_all, args, args[4]):  # (the build gave up there)
+            assert _gives_up(hidden_count._enumerate_plain, args[:5], args[4])
+            continue
+        full = hidden_count._enumerate_all(*args)
+        assert hidden_count._enumerate_plain(*args[:5]) == full
+        used = args[4] - full[1]
+        for allowed in (used - 1, used // 2):  # short of steps: both give up
+            assert _gives_up(hidden_count._enumerate_plain, args[:5], allowed)
+            assert _gives_up(hidden_count._enumerate_all, args, allowed)
+        listed += bool(full[0])
+    assert listed >= 50
