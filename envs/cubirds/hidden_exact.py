@@ -148,13 +148,13 @@ MULTI_JOINT_CLASSES = 15
 #: ``RARE_DRAWS`` proposals keeps fewer than ``RARE_KEPT`` (``FEW_KEPT`` with at most
 #: ``FEW_CLASSES`` classes of boxes, which fitted 25 of 26 times along seeded five-player games;
 #: session 24), the joint programme is tried again with ``RARE_JOINT_SHARE`` times the limits,
-#: unless it has more than ``RARE_CLASSES`` classes (0: never; session 12). It builds in 20-70
-#: ms, then samples in about 0.1 ms (``docs/cubirds_determinize.md``): a search gains.
+#: unless it has more than ``RARE_CLASSES`` classes (0: never; session 12; 64 times since
+#: session 25, 16 before). It builds in 20-500 ms, then samples in about 0.1 ms: a search gains.
 RARE_DRAWS = 128
 RARE_KEPT = 2
 FEW_KEPT = 8
 FEW_CLASSES = 10
-RARE_JOINT_SHARE = 16.0
+RARE_JOINT_SHARE = 64.0
 RARE_CLASSES = 14
 #: Positions with several piles since the last public source: 1, the chains with the rejection
 #: step where the joint programme exceeds its limits; 0, the joint programme alone; 2, the

@@ -194,7 +194,6 @@ def test_draw_counts_is_a_multivariate_hypergeometric_draw():
     assert chisquare([seen.get(o, 0) for o in outcomes], expected).pvalue > 1e-4
 
 
-
 def _gives_up(walker, args: tuple, allowed: int) -> bool:
     try:
         walker(*args[:4], allowed, *args[5:])

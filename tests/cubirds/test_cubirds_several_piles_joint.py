@@ -79,3 +79,21 @@ def test_where_the_rejection_keeps_too_few_the_joint_programme_gets_larger_limit
         assert _model(state).sample(rng) is not None
         world = state.determinize(p, rng)
         assert world.view(p) == state.view(p)
+
+
+def test_the_larger_joint_try_has_64_times_the_limits(monkeypatch):
+    """Session 25: five players, seeded game 0 after 96 decisions (two piles; the chains keep
+    about 1.5 proposals in 100, a call there cost 5-9 ms). The joint programme's larger try
+    exceeded 16 times the limits there and fits in 64 times them: every call then samples
+    the joint count, and the samples agree with what the seat saw."""
+    state = game_position(State, Config(num_players=5), 0, 96)
+    model = _model(state)
+    assert he.RARE_JOINT_SHARE == 64.0
+    assert len(model.piles) > 1 and model.joint is not None and model.seats is None
+    p = state.current_player
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        assert state.determinize(p, rng).view(p) == state.view(p)
+    monkeypatch.setattr(he, "RARE_JOINT_SHARE", 16.0)  # session 24
+    old = _model(state)
+    assert old.joint is None and old.seats is not None
