@@ -137,7 +137,9 @@ JOINT_CLASSES = 6
 #: One pile, the joint programme past ``JOINT_SHARE`` of its limits, the first pilot keeping at
 #: most ``ONE_RARE_FIRST``: if one of ``RARE_DRAWS`` keeps fewer than ``ONE_RARE_KEPT``, it goes
 #: on to ``ONE_RARE_SHARE`` of them (0: never; session 24; docs/cubirds_determinize.md).
-ONE_RARE_FIRST, ONE_RARE_KEPT, ONE_RARE_SHARE = 1, 8, 2.0
+#: Since session 25 up to 4 times them (2 before), and past ``JOINT_CLASSES`` (where the
+#: smaller try is not made), up to ``ONE_RARE_CLASSES``, that try alone.
+ONE_RARE_FIRST, ONE_RARE_KEPT, ONE_RARE_SHARE, ONE_RARE_CLASSES = 1, 8, 4.0, 14
 #: Several piles: the joint programme's share of the limits (session 8: calls not exact along 6
 #: games 5.0 -> 3.4 % at 4 players, 9.9 -> 5.4 % at 5; the mean +10 %).
 MULTI_JOINT_SHARE = 2.0
@@ -162,16 +164,14 @@ RARE_CLASSES = 14
 MULTI_PILE_SEATS = 1
 #: A pile fed by hands thrown away face down (``reveal_round_end_discards=False``, then a
 #: reshuffle): counted by the joint programme alone, within this share of the limits (0: not
-#: counted, the replay serves; session 20). Its content per species is its public part plus
-#: the others' thrown intervals' totals, so its condition stays linear in one species, and its
-#: factor ``C!`` enters that species' weight (:mod:`.hidden_count`).
+#: counted, the replay serves; session 20; :mod:`.hidden_fed` says how).
 FED_PILES = 2.0
 FED_CLASSES = 13
 #: ... at two players, where it fits far more often (``docs/cubirds_determinize.md``, session 20).
 FED_DUEL_PILES = 16.0
 FED_DUEL_CLASSES = 15
 #: Several piles: every card in the chains weighs what its pile held of its species (False: one
-#: tilt per species on open cards; measured to keep fewer proposals, see the module docstring).
+#: tilt per species on open cards; measured to keep fewer proposals).
 PILE_TILT = True
 #: Several piles: one seat's only box in a pile drawn to its end is set to what the other seats
 #: left of that pile, with the matching weight (:mod:`.hidden_pin`); False: left to chance.
@@ -202,8 +202,7 @@ CHOICE_KEPT = 3
 #: proposals keeps fewer than ``TAIL_KEPT``, the seats drawing only from the last pile and what
 #: is left of it are drawn last, together (:mod:`.hidden_tail`; 0: never; session 16).
 TAIL_KEPT = 8
-#: Several piles: no box holds more of a species than its pile held (fillings beyond weigh 0).
-#: Off: measured dearer per repeated call (see :mod:`.hidden_pin`).
+#: Several piles: no box holds more of a species than its pile held (off: measured dearer).
 CAP_BOXES = False
 #: Several piles: a box drawn alone from a pile drawn to its end holds that pile's content;
 #: its chain knows it (the box capped at what the pile held: nothing else fits its size).
@@ -216,7 +215,7 @@ _SETTINGS = (
     (None, "MIN_KEPT PILOT_DRAWS JOINT_CLASSES JOINT_SHARE MULTI_JOINT_SHARE MULTI_JOINT_CLASSES"),
     (None, "MULTI_PILE_SEATS FED_PILES FED_CLASSES FED_DUEL_PILES FED_DUEL_CLASSES PILE_TILT"),
     (None, "PIN_BOX PIN_PILE ONE_PILE_PIN CAP_BOXES CAP_SOLE_BOXES WIDE_PILE_STEPS WIDE_KEPT"),
-    (None, "ONE_RARE_FIRST ONE_RARE_KEPT ONE_RARE_SHARE FEW_KEPT FEW_CLASSES"),
+    (None, "ONE_RARE_FIRST ONE_RARE_KEPT ONE_RARE_SHARE ONE_RARE_CLASSES FEW_KEPT FEW_CLASSES"),
     (None, "CHOICE_DRAWS CHOICE_KEPT TAIL_KEPT RARE_DRAWS RARE_KEPT RARE_JOINT_SHARE RARE_CLASSES"),
     (hidden_fed, "FED_SEATS FED_KEPT FED_GROUP_STEPS"),
     (hidden_pin, "PILE_STEPS GRID_CELLS GRID_PAIRS GRID_SPARSITY"),
@@ -441,13 +440,14 @@ class ExactModel(Rejection):
                     None,
                 )
             )
-        if seats and (
-            MIN_KEPT <= 0 or self._classes() > JOINT_CLASSES or self.pile_pin is not None or enough
-        ):
+        if seats and (MIN_KEPT <= 0 or self.pile_pin is not None or enough):
             return True
-        # With the chains at hand, the joint programme only gets a share of the limits.
+        # With the chains at hand: a share of the limits; past JOINT_CLASSES the larger try alone.
         share = JOINT_SHARE if seats else 1
-        if self._build_joint(share) or (
+        many = seats and self._classes() > JOINT_CLASSES
+        if many and self._classes() > ONE_RARE_CLASSES:
+            return True
+        if (not many and self._build_joint(share)) or (
             seats
             and ONE_RARE_SHARE > share
             and self.pilot <= ONE_RARE_FIRST  # (kept by the first pilot: _keeps_enough)

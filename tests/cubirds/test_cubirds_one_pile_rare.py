@@ -89,3 +89,34 @@ def test_several_piles_with_few_classes_go_to_the_joint_count_below_a_higher_bar
     monkeypatch.setattr(hidden_exact, "FEW_CLASSES", few._classes() - 1)
     again = ExactModel(state.log, state.current_player, 5)
     assert again.build() and again.seats is not None
+
+
+def test_past_six_classes_the_larger_try_alone_serves_a_lone_pile(monkeypatch):
+    """Session 25: four players, seeded game 1000 after 73 decisions (one pile, 9 classes of
+    boxes; the rejection keeps about 1 proposal in 200, a call cost 4-8 ms). Past
+    ``JOINT_CLASSES`` the joint count used not to be tried at one pile; now, where the pilots
+    keep few, its larger try alone is (up to ``ONE_RARE_CLASSES``), and it fits in four times
+    the limits. The samples agree with what the seat saw."""
+    from cardzoo.envs import cubirds_v0
+    from cardzoo.train.bench_loops import game_moves
+
+    config = cubirds_v0.GAME.make_config(num_players=4)
+    state = cubirds_v0.GAME.state_cls(config, seed=1000)
+    for move in game_moves(type(state), config, 1, 1000)[0][:73]:
+        state.apply_id(move)
+    hidden_exact._BUILT.clear()
+    model = ExactModel(state.log, state.current_player, 4)
+    assert model.build() and len(model.piles) == 1
+    assert model._classes() > hidden_exact.JOINT_CLASSES
+    assert model.seats is None and model.joint is not None
+    p = state.current_player
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        assert state.determinize(p, rng).view(p) == state.view(p)
+    monkeypatch.setattr(hidden_exact, "ONE_RARE_CLASSES", hidden_exact.JOINT_CLASSES)  # before
+    old = ExactModel(state.log, p, 4)
+    assert old.build() and old.seats is not None and not old.joint_tried
+    monkeypatch.setattr(hidden_exact, "ONE_RARE_CLASSES", 14)
+    monkeypatch.setattr(hidden_exact, "ONE_RARE_SHARE", 2.0)  # session 24's share: too small
+    small = ExactModel(state.log, p, 4)
+    assert small.build() and small.seats is not None and small.joint_tried
