@@ -129,9 +129,9 @@ PILOT_DRAWS = 16
 MIN_KEPT = 0.4
 #: The share of the limits the joint programme gets when the per-seat chains are at hand.
 JOINT_SHARE = 0.25
-#: With the chains at hand, neither the pilot run nor the joint programme is tried beyond this
-#: many classes of boxes (:meth:`ExactModel._classes`; 6 of 556 that fitted had more, along 24
-#: random games).
+#: With the chains at hand, the joint programme's first try is not made beyond this many
+#: classes of boxes (:meth:`ExactModel._classes`; 6 of 556 that fitted had more, along 24
+#: random games); only its larger try, up to ``ONE_RARE_CLASSES`` (session 25).
 JOINT_CLASSES = 6
 
 #: One pile, the joint programme past ``JOINT_SHARE`` of its limits, the first pilot keeping at
