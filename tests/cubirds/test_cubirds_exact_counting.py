@@ -215,7 +215,7 @@ def test_the_plain_walk_lists_what_the_full_walk_does(n, monkeypatch):
         return hidden_count._enumerate_all(*args)
 
     monkeypatch.setattr(hidden_count, "_enumerate", record)
-    for _, args in joint_programme_inputs(n, 2, 5):
+    for _, args in joint_programme_inputs(n, 1, 5):
         Programme(*args).build(*LIMITS)
     plain = [args for args in calls if not args[5][1] and len(args[0]) >= 2]
     assert len(plain) >= 200
