@@ -37,20 +37,12 @@ Since session 22 step 3 lists a step's fitting pairs once per (row, rest) combin
 partial splits (``_fitting_pairs``) and groups them with a 16-bit radix sort (``_stable_order``):
 the same samples, six-player first calls about 13 % cheaper (docs/rules/sitting_ducks.md).
 
-The seats are summed in the order of ``split.others``; where that order passes ``MAX_WAYS``,
-once more in the order of :func:`retry_order` (how many partial ways a step builds depends
-much on the order: over all 120 orders of the 29 positions declined along two seeded six-player
-games, 18 had an order that fits). Measured (session 10; 3 seeded six-player games from seed 0,
-one call by the seat in turn at every decision and 3 more at each position, the commit before
-and this one side by side; CPU time): positions declined 66 -> 59 of 668 (standard) and 46 -> 37
-of 541 (hidden); at the hidden positions now served in the retry order a first call costs
-about 48 ms and a repeated one 1.1 ms (the replay's about 4 ms there), while a position still
-declined pays for the second try (first calls about 20 -> 25 ms). The mean first call over
-all positions rose by about 7 % in that run (the two versions sharing the two cores), from
-11.0-11.1 to 12.8-13.4 ms along 4 other games (seed 1000, old and new alternating; about 1.1 ms
-of it one replay call of 0.9 s, the replay's search meeting a long run on another random
-stream), and the bench's along figure went 14.28 -> 14.34 and 12.9 -> 17.2 ms in two pairs of
-runs: noisy, and dearer by somewhere between nothing and a third.
+The seats are summed fewest hands per row at the last reshuffle first (:func:`retry_order`;
+how many partial ways a step builds depends much on the order), and where that passes
+``MAX_WAYS`` or ``MAX_KEPT``, once more in the order of ``split.others``. The closed splits
+before the last reshuffle are summed in the usual order whatever the sweep's, their columns
+permuted (``_closed_for``), so that one memo serves every order. Before session 26 the usual
+order came first; the measurements are in docs/rules/sitting_ducks.md, section 10.
 
 The sums are the same as the listing's (a split left out has weight zero), so the sampler
 stays exact (``tests/sitting_ducks/test_ducks_exact_crowded.py``: brute force on tiny five-
@@ -59,20 +51,8 @@ whose partial ways pass ``MAX_WAYS`` in one step (a memory guard) is declined (`
 and served by the replay (``sampling.py``), as is one where the hands now by rejection accept
 too rarely (``reshuffled.MIN_ACCEPTANCE``, 1/1024 since session 11, 1/4096 since session 12:
 mostly when the draw pile is nearly empty) both plainly and tilted (``tilted.py``, since
-session 18). On by
-default (``reshuffled.CROWDED``). Measured at every decision after a reshuffle of three seeded
-random games each (seeds 1000-1002; points: two games; the seats' memos carried along as in
-a real game; CPU time): with ``MAX_WAYS`` = 300,000 it covers 5p 359/370, 6p 379/418, 6p
-hidden 382/443, 6p points 483/563, 6p team 354/389 positions; building a position's posterior
-costs a median of 9 to 21 ms, p90 18 to 66 ms, p99 35 to 134 ms, at most 0.22 s (with 1.5M:
-365, 392, 407, 509 and 364 positions, p99 0.1 to 0.5 s, at most 1.4 s, and about 0.9 GB at the
-peak of one process along four six-player games instead of 0.3 GB). Session 11 (the same games,
-counted once per position and seat in turn, the positions the exact sampler serves): session
-10's code 311/318 (5p), 338/362 (6p), 334/371 (hidden), 426/479 (points), 307/333 (team); with
-the trial at 1/1024 (``reshuffled.py``) 315, 350, 356, 449, 324; and ``MAX_WAYS`` 1.2M too 317,
-355, 367, 464, 326, at a mean build of 5.5 / 16.3 / 21.5 / 19.0 / 14.9 ms (session 10's code:
-5.5 / 15.0 / 18.2 / 15.5 / 12.6; the positions now served are dear ones) and a peak of 0.10 to
-0.25 GB per process.
+session 18). On by default (``reshuffled.CROWDED``). Measured: docs/rules/sitting_ducks.md,
+section 10.
 """
 
 from __future__ import annotations
@@ -88,21 +68,8 @@ if TYPE_CHECKING:
     from cardzoo.envs.sitting_ducks.reshuffled import _Split
 
 #: The most partial ways (split so far x next seat's hand) one step may build: a guard on
-#: memory (about 100 bytes each) and time; past it the replay serves the position. 300,000
-#: rather than 1.5M in session 6 (along two seeded six-player games it declined 23 positions
-#: after a reshuffle instead of 12 of 246, but a process's peak memory along four games fell
-#: from about 0.9 GB to 0.25 GB and the slowest first call from 1.3 s to 0.2 s); 1.2M since
-#: session 11, the memos and caches having shrunk since: along three seeded six-player games
-#: (seeds 0-2, a call by the seat in turn at every decision; CPU time) positions declined for
-#: it 26 -> 7 of 580 (hidden mode 7 -> 1 of 473), the posteriors' building time in all the same
-#: (9.37 -> 9.41 s, hidden 5.58 -> 5.58 s: a position now served costs about what the two
-#: sweeps that failed there did), the slowest build 0.13 -> 0.42 s, the process's peak memory
-#: 136 -> 224 MB (600,000: 15 and 2 declined, 0.17 s, 178 MB). 2.4M since session 12: one
-#: six-player position past 1.2M (seed 1003, decision 214) sent the replay's complete search
-#: into a 9-24 s call, where the exact sweep takes 0.5 s. Along the same seeds 0-2 declined
-#: for it 7 -> 1 of 668 calls, mean call 15.1 -> 16.1 ms, slowest call 0.43 -> 0.39 s, peak
-#: 223 -> 317 MB; along seeds 1000-1003: 4 -> 3 of 776, mean 24.2 -> 14.3 ms, slowest call 9.25
-#: -> 0.60 s, peak 205 -> 328 MB (4.8M: 2 of 776 and 1 of 668, peak 420 MB).
+#: memory (about 100 bytes each) and time; past it the replay serves the position. 2.4M since
+#: session 12 (its history, measured: docs/rules/sitting_ducks.md, section 10).
 MAX_WAYS = 2_400_000
 #: The last reshuffle's sweep (``_swept``) keeps only the pairs whose hand fits and can be
 #: completed, without making the others (``_fitting_pairs``); past this many kept in one step
@@ -120,6 +87,9 @@ MADE_AT_ONCE = 1 << 18
 #: 0 (the default): not tried, the hands now come by rejection (``Swept``), which measured
 #: faster at five and six players on first and repeated calls alike.
 MAX_HAND_WAYS = 0
+#: Whether the seats are summed fewest hands per row first (``retry_order``), the usual order
+#: (``split.others``) being the retry; False: the other way round, as before session 26.
+SPREAD_FIRST = True
 #: Per hand size: each hand's counts per kind, small ints.
 _COUNTS = [t.counts.astype(np.int16) for t in _HANDS]
 
@@ -637,6 +607,23 @@ def _closed_splits(
     return out
 
 
+def _closed_for(split: _Split, seats: list[_Seat], keys: list[int], memo, order) -> tuple | None:
+    """``_closed_splits`` for the seats in ``order`` (None: the usual one): those summed in the
+    usual order (kept in ``memo`` for every order) with their columns put in ``order``, or,
+    where the usual order passes ``MAX_WAYS``, summed in ``order`` itself. The sums do not
+    depend on the order, only the partial ways built on the way there."""
+    if order is None:
+        return _closed_splits(split, seats, keys, memo)
+    usual, usual_keys = [seats[0]] * len(seats), [0] * len(seats)
+    for i, at in enumerate(order):
+        usual[at], usual_keys[at] = seats[i], keys[i]
+    try:
+        found = _closed_splits(split, usual, usual_keys, memo)
+    except NotCovered:
+        return _closed_splits(split, seats, keys, memo, order)
+    return None if found is None else (found[0][:, list(order)], *found[1:])
+
+
 def _still_alive(kept: tuple | None, seats: list[_Seat], b: int, was: list, alive: list):
     """The kept closed splits (``_closed_splits``) with the splits at reshuffle ``b`` that give
     a seat a hand no longer alive dropped, renormalised; None if none is left."""
@@ -667,12 +654,21 @@ def last_splits(
         seats = [_Seat(split, q, key, advance, memo) for q, key in zip(split.others, keys)]
     except _Impossible:
         return None
+    first = retry_order(seats) if SPREAD_FIRST else list(range(len(seats)))
     try:
-        return _summed(split, seats, split.others, keys, memo, tilt=tilt)
+        return _in_order(split, seats, keys, memo, first, tilt)
     except NotCovered:
-        order = retry_order(seats)
-        if order == sorted(order):
+        other = list(range(len(seats))) if SPREAD_FIRST else retry_order(seats)
+        if other == first:
             raise
+    return _in_order(split, seats, keys, memo, other, tilt)
+
+
+def _in_order(split: _Split, seats: list[_Seat], keys: list[int], memo, order: list, tilt):
+    """``_summed`` with the seats in ``order`` (their places in ``split.others``); the order
+    appended to the result where it is not theirs."""
+    if order == sorted(order):
+        return _summed(split, seats, split.others, keys, memo, tilt=tilt)
     seats = [seats[i] for i in order]
     others = [split.others[i] for i in order]
     found = _summed(split, seats, others, [keys[i] for i in order], memo, tuple(order), tilt)
@@ -680,11 +676,10 @@ def last_splits(
 
 
 def retry_order(seats: list[_Seat]) -> list[int]:
-    """The order in which to sum the seats when the given one passes ``MAX_WAYS``: fewest
-    hands per row at the last reshuffle first (the mean number of hands each of a seat's rows
-    there can lead to, among those still alive). How many partial ways a step builds depends
-    much on the order; this one is tried once, after the usual order (measured: module
-    docstring)."""
+    """The order in which the seats are summed first (``SPREAD_FIRST``; the usual order then is
+    the retry): fewest hands per row at the last reshuffle first (the mean number of hands each
+    of a seat's rows there can lead to, among those still alive). How many partial ways a step
+    builds depends much on the order (measured: docs/rules/sitting_ducks.md, section 10)."""
     spread = []
     for seat in seats:
         reach = (seat.mats[-1][:, seat.alive[-1]] > 0).sum(axis=1)
@@ -697,7 +692,7 @@ def _summed(
 ) -> tuple | None:
     """``last_splits`` with the seats (``others``, ``keys``) summed in this order (``order``:
     their places in ``split.others``, None when the same)."""
-    found = _closed_splits(split, seats, keys, memo, order)
+    found = _closed_for(split, seats, keys, memo, order)
     if found is None:
         return None
     prev, alpha, closed = found

@@ -152,37 +152,63 @@ def test_seats_summed_in_another_order_match_the_brute_force(monkeypatch, seed, 
     assert p_value(worlds, sampled, SAMPLES) > ALPHA
 
 
-def test_the_retry_order_is_tried_only_after_the_usual_order_declines(monkeypatch):
+@pytest.mark.parametrize("spread_first", [True, False])
+def test_the_second_order_is_tried_only_after_the_first_declines(monkeypatch, spread_first):
     # Along a seeded six-player game with a small MAX_WAYS and MAX_KEPT (at every decision):
-    # a position served in the usual order tries no other; some positions that order
-    # declines are served in the retry order (their chains say which).
+    # the seats are summed first fewest hands per row first (``retry_order``; the usual order
+    # first with SPREAD_FIRST off, as before session 26). A sum served in the first order tries
+    # no other; some that the first declines are served in the second (their chains say which).
     monkeypatch.setattr(crowded, "MAX_WAYS", 30_000)
     monkeypatch.setattr(crowded, "MAX_KEPT", 30_000)
-    tried = []
-    order_of = crowded.retry_order
+    monkeypatch.setattr(crowded, "SPREAD_FIRST", spread_first)
+    tried: list[tuple] = []
+    in_order = crowded._in_order
+    spread_of = crowded.retry_order
 
-    def recording(seats):
-        tried.append(order_of(seats))
-        return tried[-1]
+    def recording(split, seats, keys, memo, order, tilt):
+        tried.append(tuple(order))
+        return in_order(split, seats, keys, memo, order, tilt)
 
-    monkeypatch.setattr(crowded, "retry_order", recording)
+    monkeypatch.setattr(crowded, "_in_order", recording)
+    sums = crowded.last_splits
+    calls = []
+
+    def each_sum(split, keys, advance, memo=None, tilt=None):
+        tried.clear()
+        spreads.clear()
+        try:
+            found = sums(split, keys, advance, memo, tilt)
+        finally:
+            calls.append((list(tried), spreads[:1]))
+        if found is not None:
+            served = found[5] if len(found) == 6 else tuple(range(len(split.others)))
+            assert served == tried[-1]
+        return found
+
+    monkeypatch.setattr(reshuffled, "last_splits", each_sum)
+    spreads: list[tuple] = []
+
+    def spread_recorded(seats):
+        spreads.append(tuple(spread_of(seats)))
+        return list(spreads[-1])
+
+    monkeypatch.setattr(crowded, "retry_order", spread_recorded)
     config = Config(num_players=6)
-    orders = set()
     [moves] = game_moves(State, config, 1, 1001)
     state = State(config, seed=1001)
     for move in moves:
         state.apply_id(move)
-        if state.terminal:
-            continue
-        before = len(tried)
-        post = exact._posterior(state, state.current_player)
-        if not isinstance(post, reshuffled.Posterior):
-            continue
-        served = {getattr(c, "order", None) for c in post.chains}
-        orders |= served
-        if len(tried) == before:
-            assert served == {None}
-    assert None in orders and len(orders) > 1
+        if not state.terminal:
+            exact._posterior(state, state.current_player)
+    usual = tuple(range(5))
+    assert calls and all(1 <= len(t) <= 2 for t, _ in calls)
+    for t, spread in calls:
+        assert t[0] == (spread[0] if spread_first else usual)
+        if len(t) == 2:
+            assert t[1] == (usual if spread_first else spread[0]) and t[1] != t[0]
+    seconds = [t for t, _ in calls if len(t) == 2]
+    # (both orders serve somewhere; with SPREAD_FIRST on, one that is not the usual order)
+    assert seconds and any(len(t) == 1 and (t[0] != usual or not spread_first) for t, _ in calls)
 
 
 def _randomly_played(players: int, seed: int, decisions: int) -> State:
@@ -433,8 +459,10 @@ def test_a_position_accepting_under_1_in_1024_is_sampled_not_replayed(monkeypatc
     The trial since session 12 (16,384 proposals, at least 1/4096 accepted) serves it; the
     trial of session 11 (4096, at least 1/1024) sent it to the replay. (Counted with the
     rows walked back, ``last_split.MAX_PATHS`` 0: the listed paths read the trial's uniforms
-    otherwise, and accept 4 of its first 4096.)"""
+    otherwise, and accept 4 of its first 4096; and in the usual seat order, ``SPREAD_FIRST``
+    off: the proposals follow the order the seats are summed in.)"""
     monkeypatch.setattr(last_split, "MAX_PATHS", 0)
+    monkeypatch.setattr(crowded, "SPREAD_FIRST", False)
     state = game_position(State, Config(num_players=6), 1001, 173)
     player = state.current_player
     post = reshuffled.Posterior(state, player)
