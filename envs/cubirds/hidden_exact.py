@@ -129,9 +129,8 @@ PILOT_DRAWS = 16
 MIN_KEPT = 0.4
 #: The share of the limits the joint programme gets when the per-seat chains are at hand.
 JOINT_SHARE = 0.25
-#: With the chains at hand, the joint programme's first try is not made beyond this many
-#: classes of boxes (:meth:`ExactModel._classes`; 6 of 556 that fitted had more, along 24
-#: random games); only its larger try, up to ``ONE_RARE_CLASSES`` (session 25).
+#: With the chains at hand, no first joint try past this many classes of boxes (6 of 556 that
+#: fitted had more, along 24 random games); only the larger one, to ``ONE_RARE_CLASSES``.
 JOINT_CLASSES = 6
 
 #: One pile, the joint programme past ``JOINT_SHARE`` of its limits, the first pilot keeping at
@@ -220,7 +219,7 @@ _SETTINGS = (
     (hidden_fed, "FED_SEATS FED_KEPT FED_GROUP_STEPS"),
     (hidden_pin, "PILE_STEPS GRID_CELLS GRID_PAIRS GRID_SPARSITY"),
     (hidden_group, "GROUPS LAST_PILE REST_CONTENTS GROUP_STEPS"),
-    (hidden_count, "TIGHT_BOUNDS GREEDY_ORDER NEEDS"),
+    (hidden_count, "TIGHT_BOUNDS GREEDY_ORDER NEEDS HOPELESS"),
 )
 
 
@@ -528,7 +527,8 @@ class ExactModel(Rejection):
             )
         if share <= spent:
             return False
-        if not joint.build(*(int(limit * (share - spent)) for limit in self.limits)):
+        limits = (int(limit * (share - spent)) for limit in self.limits)
+        if not joint.build(*limits, hopeless=hidden_count.HOPELESS):
             self._partial_joint = (joint, share)
             return False
         self._partial_joint = (None, 0.0)
