@@ -123,13 +123,30 @@ def test_five_players_two_reshuffles_in_match_the_brute_force(monkeypatch, seed,
     assert p_value(worlds, sampled, SAMPLES) > ALPHA
 
 
-@pytest.mark.parametrize("seed,decisions,summed", [(*CASES[1], True), (*TWICE[0], False)])
-def test_seats_summed_in_another_order_match_the_brute_force(monkeypatch, seed, decisions, summed):
+@pytest.mark.parametrize(
+    "seed,decisions,summed,closed",
+    [(*CASES[1], True, True), (*TWICE[0], False, True), (*TWICE[0], False, False)],
+)
+def test_seats_summed_in_another_order_match_the_brute_force(
+    monkeypatch, seed, decisions, summed, closed
+):
     """A position whose usual order passes ``MAX_WAYS`` is summed again in another order
     (``crowded.retry_order``): here the usual order is made to decline and the other one is
     a fixed shuffle of the seats, so that the hands drawn in that order must be put back in
-    the seats' order (``last_split.in_seat_order``) for the check to pass."""
+    the seats' order (``last_split.in_seat_order``) for the check to pass. The splits before
+    the last reshuffle are summed in the usual order, their columns permuted; where that
+    order declines them too (``closed`` False), in the other order (``crowded._closed_for``)."""
     summed_in = crowded._summed
+    closed_in = crowded._closed_splits
+    closed_orders = []
+
+    def closed_declining(split, seats, keys, memo, order=None):
+        closed_orders.append(order)
+        if order is None and not closed:
+            raise crowded.NotCovered
+        return closed_in(split, seats, keys, memo, order)
+
+    monkeypatch.setattr(crowded, "_closed_splits", closed_declining)
 
     def declining(split, seats, others, keys, memo, order=None, tilt=None):
         if order is None:
@@ -147,6 +164,7 @@ def test_seats_summed_in_another_order_match_the_brute_force(monkeypatch, seed, 
     chains = reshuffled.Posterior(state, player).chains
     kind = last_split.Staged if summed else last_split.Swept
     assert all(isinstance(c, kind) and c.order == (2, 0, 3, 1) for c in chains)
+    assert ((2, 0, 3, 1) in closed_orders) == (not closed)
     worlds = exact_posterior(state, player)
     sampled = counts_of(exact.sample, state, player, seed)
     assert p_value(worlds, sampled, SAMPLES) > ALPHA
