@@ -37,7 +37,7 @@ Since session 22 step 3 lists a step's fitting pairs once per (row, rest) combin
 partial splits (``_fitting_pairs``) and groups them with a 16-bit radix sort (``_stable_order``):
 the same samples, six-player first calls about 13 % cheaper (docs/rules/sitting_ducks.md).
 
-The seats are summed fewest hands per row at the last reshuffle first (:func:`retry_order`;
+The seats are summed fewest hands per row at the last reshuffle first (:func:`spread_order`;
 how many partial ways a step builds depends much on the order), and where that passes
 ``MAX_WAYS`` or ``MAX_KEPT``, once more in the order of ``split.others``. The closed splits
 before the last reshuffle are summed in the usual order whatever the sweep's, their columns
@@ -87,7 +87,7 @@ MADE_AT_ONCE = 1 << 18
 #: 0 (the default): not tried, the hands now come by rejection (``Swept``), which measured
 #: faster at five and six players on first and repeated calls alike.
 MAX_HAND_WAYS = 0
-#: Whether the seats are summed fewest hands per row first (``retry_order``), the usual order
+#: Whether the seats are summed fewest hands per row first (``spread_order``), the usual order
 #: (``split.others``) being the retry; False: the other way round, as before session 26.
 SPREAD_FIRST = True
 #: Per hand size: each hand's counts per kind, small ints.
@@ -647,18 +647,18 @@ def last_splits(
     scale)`` (``Staged``) where the last step with the hands now fits in ``MAX_HAND_WAYS``,
     else ``("swept", levels, final weights, log scale, each seat's now.LastStep)``
     (``Swept``, the hands now by rejection). Where the seats were summed in another order
-    than ``split.others``'s (:func:`retry_order`), one more element: that order (their places
+    than ``split.others``'s (:func:`spread_order`), one more element: that order (their places
     in ``split.others``), in which ``Staged`` and ``Swept`` list them. NotCovered past
     ``MAX_WAYS`` in both orders. ``tilt``: the hands now drawn tilted (``now.py``)."""
     try:
         seats = [_Seat(split, q, key, advance, memo) for q, key in zip(split.others, keys)]
     except _Impossible:
         return None
-    first = retry_order(seats) if SPREAD_FIRST else list(range(len(seats)))
+    first = spread_order(seats) if SPREAD_FIRST else list(range(len(seats)))
     try:
         return _in_order(split, seats, keys, memo, first, tilt)
     except NotCovered:
-        other = list(range(len(seats))) if SPREAD_FIRST else retry_order(seats)
+        other = list(range(len(seats))) if SPREAD_FIRST else spread_order(seats)
         if other == first:
             raise
     return _in_order(split, seats, keys, memo, other, tilt)
@@ -675,7 +675,7 @@ def _in_order(split: _Split, seats: list[_Seat], keys: list[int], memo, order: l
     return None if found is None else (*found, tuple(order))
 
 
-def retry_order(seats: list[_Seat]) -> list[int]:
+def spread_order(seats: list[_Seat]) -> list[int]:
     """The order in which the seats are summed first (``SPREAD_FIRST``; the usual order then is
     the retry): fewest hands per row at the last reshuffle first (the mean number of hands each
     of a seat's rows there can lead to, among those still alive). How many partial ways a step

@@ -131,7 +131,7 @@ def test_seats_summed_in_another_order_match_the_brute_force(
     monkeypatch, seed, decisions, summed, closed
 ):
     """A position whose usual order passes ``MAX_WAYS`` is summed again in another order
-    (``crowded.retry_order``): here the usual order is made to decline and the other one is
+    (``crowded.spread_order``): here the usual order is made to decline and the other one is
     a fixed shuffle of the seats, so that the hands drawn in that order must be put back in
     the seats' order (``last_split.in_seat_order``) for the check to pass. The splits before
     the last reshuffle are summed in the usual order, their columns permuted; where that
@@ -154,7 +154,7 @@ def test_seats_summed_in_another_order_match_the_brute_force(
         return summed_in(split, seats, others, keys, memo, order, tilt)
 
     monkeypatch.setattr(crowded, "_summed", declining)
-    monkeypatch.setattr(crowded, "retry_order", lambda seats: [2, 0, 3, 1])
+    monkeypatch.setattr(crowded, "spread_order", lambda seats: [2, 0, 3, 1])
     if summed:
         monkeypatch.setattr(crowded, "MAX_HAND_WAYS", 200_000)
     else:
@@ -173,7 +173,7 @@ def test_seats_summed_in_another_order_match_the_brute_force(
 @pytest.mark.parametrize("spread_first", [True, False])
 def test_the_second_order_is_tried_only_after_the_first_declines(monkeypatch, spread_first):
     # Along a seeded six-player game with a small MAX_WAYS and MAX_KEPT (at every decision):
-    # the seats are summed first fewest hands per row first (``retry_order``; the usual order
+    # the seats are summed first fewest hands per row first (``spread_order``; the usual order
     # first with SPREAD_FIRST off, as before session 26). A sum served in the first order tries
     # no other; some that the first declines are served in the second (their chains say which).
     monkeypatch.setattr(crowded, "MAX_WAYS", 30_000)
@@ -181,7 +181,7 @@ def test_the_second_order_is_tried_only_after_the_first_declines(monkeypatch, sp
     monkeypatch.setattr(crowded, "SPREAD_FIRST", spread_first)
     tried: list[tuple] = []
     in_order = crowded._in_order
-    spread_of = crowded.retry_order
+    spread_of = crowded.spread_order
 
     def recording(split, seats, keys, memo, order, tilt):
         tried.append(tuple(order))
@@ -210,7 +210,7 @@ def test_the_second_order_is_tried_only_after_the_first_declines(monkeypatch, sp
         spreads.append(tuple(spread_of(seats)))
         return list(spreads[-1])
 
-    monkeypatch.setattr(crowded, "retry_order", spread_recorded)
+    monkeypatch.setattr(crowded, "spread_order", spread_recorded)
     config = Config(num_players=6)
     [moves] = game_moves(State, config, 1, 1001)
     state = State(config, seed=1001)
