@@ -1,6 +1,7 @@
 """``tools/det_along.py``, the measuring tool the determinize notes cite: it runs, ``--set``
-changes a setting (and refuses one that does not exist), and ``--no-calls`` plays the same
-games without calling ``determinize`` (the baseline for instruction counts)."""
+changes a setting (and refuses one that does not exist), ``--slowest`` says where the dearest
+calls were, and ``--no-calls`` plays the same games without calling ``determinize`` (the
+baseline for instruction counts)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,16 @@ def test_the_tool_times_calls_and_sets_a_setting():
     assert "set cardzoo.envs.cubirds.hidden_exact.REJECT_TRIES = 300" in done.stdout
     assert "first call at each position: calls=" in done.stdout
     assert "2 more calls at each position" in done.stdout
+
+
+def test_slowest_lists_the_dearest_first_calls_by_game_and_decision():
+    done = _run("--slowest", "3")
+    assert done.returncode == 0, done.stderr
+    rows = [line.split() for line in done.stdout.splitlines() if " ms  game " in line]
+    assert len(rows) == 3
+    times = [float(row[0]) for row in rows]
+    assert times == sorted(times, reverse=True)
+    assert all(row[3] == "0," and row[4] == "decision" and row[5].isdigit() for row in rows)
 
 
 def test_no_calls_plays_the_games_only_and_a_missing_setting_is_refused():

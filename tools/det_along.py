@@ -6,6 +6,7 @@ later calls there). Prints mean / p50 / p99 / max milliseconds of process CPU ti
     python tools/det_along.py cubirds 4 --games 4
     python tools/det_along.py sitting_ducks 2 --opt mode=team --repeat 20
     python tools/det_along.py odins_ravens 2 --opt joker_requires_no_match=True --profile
+    python tools/det_along.py sitting_ducks 6 --slowest 10   # where the dear positions are
 
 The same games as ``cardzoo bench``'s positions for the same ``--seed`` (``game_moves``); one
 numpy generator for every call, as a search agent passes its own. The hash seed changes timings
@@ -81,6 +82,13 @@ def main() -> None:
     parser.add_argument(
         "--no-calls", action="store_true", help="play the games only (a baseline to subtract)"
     )
+    parser.add_argument(
+        "--slowest",
+        type=int,
+        default=0,
+        metavar="N",
+        help="list the N slowest first calls (game seed, decision)",
+    )
     parser.add_argument("--profile", action="store_true", help="cProfile of the first calls")
     parser.add_argument(
         "--profile-repeat", action="store_true", help="cProfile of the repeated calls instead"
@@ -93,6 +101,7 @@ def main() -> None:
     config = spec.make_config(num_players=args.players, **options)
     rng = np.random.default_rng(0)
     first: list[float] = []
+    where: list[tuple[int, int]] = []  # each first call's (game seed, decision)
     again: list[float] = []
     profile = cProfile.Profile() if args.profile or args.profile_repeat else None
     profile_first = profile if not args.profile_repeat else None
@@ -100,7 +109,7 @@ def main() -> None:
     clock = time.process_time
     for game, moves in enumerate(game_moves(spec.state_cls, config, args.games, args.seed)):
         state = spec.state_cls(config, seed=args.seed + game)
-        for move in moves:
+        for decision, move in enumerate(moves):
             if args.no_calls:
                 state.apply_id(move)
                 continue
@@ -110,6 +119,7 @@ def main() -> None:
             start = clock()
             state.determinize(player, rng)
             first.append(clock() - start)
+            where.append((args.seed + game, decision))
             if profile_first:
                 profile_first.disable()
             if profile_again:
@@ -127,6 +137,8 @@ def main() -> None:
     print(_summary("first call at each position", first))
     if again:
         print(_summary(f"{args.repeat} more calls at each position", again))
+    for i in sorted(range(len(first)), key=lambda i: -first[i])[: args.slowest]:
+        print(f"  {first[i] * 1e3:9.2f} ms  game {where[i][0]}, decision {where[i][1]}")
     if profile:
         pstats.Stats(profile).sort_stats(args.sort).print_stats(35)
 
