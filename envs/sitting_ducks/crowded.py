@@ -225,21 +225,26 @@ DONE_KEPT = 32
 
 
 def _completable_afresh(seats: list[_Seat], b: int, pool: list[int]) -> tuple[list, np.ndarray]:
-    """``_completable`` computed."""
+    """``_completable`` computed: from the empty rest, seat by seat back to the second, every
+    part the seats from there on can make. What is left of ``T_b`` beside each part is packed
+    with guard bits (``_packing``), so that whether a hand fits is one subtraction per pair
+    (session 26: half the time of comparing the counts kind by kind, the same answers)."""
     radix = np.cumprod([1] + [c + 1 for c in pool[:-1]]).astype(np.int64)
-    top = np.array(pool, dtype=np.int16)
+    weights, guard = _packing(pool)
+    top = np.array(pool, dtype=np.int64)
     numbers = np.arange(int(radix[-1]) * (pool[-1] + 1), dtype=np.int64)
-    digits = ((numbers[:, None] // radix) % (top + 1)).astype(np.int16)
-    done = [np.zeros(len(digits), dtype=bool) for _ in range(len(seats) + 1)]
+    room = ((top - (numbers[:, None] // radix) % (top + 1)) @ weights) | guard
+    done = [np.zeros(len(numbers), dtype=bool) for _ in range(len(seats) + 1)]
     done[-1][0] = True
     for i in range(len(seats) - 1, 0, -1):
         seat = seats[i]
-        hands = _COUNTS[seat.sizes[b]][seat.rows[b][seat.alive[b]]]
+        hands = _COUNTS[seat.sizes[b]][seat.rows[b][seat.alive[b]]].astype(np.int64)
+        packed, number = hands @ weights, hands @ radix
         parts = np.flatnonzero(done[i + 1])
-        for j in range(0, len(parts), 1024):  # in blocks: parts x hands x kinds stays small
-            sums = digits[parts[j : j + 1024]][:, None, :] + hands[None, :, :]
-            fit = (sums <= top).all(axis=2)
-            done[i][sums[fit] @ radix] = True
+        for j in range(0, len(parts), 2048):  # in blocks: parts x hands stays small
+            part = parts[j : j + 2048]
+            fit = ((room[part][:, None] - packed[None, :]) & guard) == guard
+            done[i][(part[:, None] + number[None, :])[fit]] = True
     return done, radix
 
 

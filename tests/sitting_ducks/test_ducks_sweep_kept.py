@@ -64,3 +64,32 @@ def test_kept_completable_parts_equal_parts_computed_afresh(monkeypatch):
         legal = state.legal_move_ids()
         state.apply_id(legal[int(pick.integers(len(legal)))])
     assert len(asked) >= 40 and 2 * len(computed) < len(asked) + len(computed)
+
+
+def test_completable_parts_are_what_the_later_seats_hands_can_make():
+    """``crowded._completable_afresh`` against a listing: per seat ``i`` (from the second on),
+    the parts of ``T_b`` that the seats from ``i`` on can make of the hands they may hold, as
+    the mixed-radix numbers of their counts (session 26: computed with packed counts)."""
+    from itertools import product
+    from types import SimpleNamespace
+
+    rng = np.random.default_rng(5)
+    for _ in range(6):
+        pool = [0] * 16
+        for kind in rng.choice(16, 8):
+            pool[kind] += 1
+        seats = []
+        for size in (3, 2, 2, 1):
+            counts = crowded._COUNTS[size]
+            rows = np.flatnonzero((counts <= np.array(pool)).all(axis=1))
+            alive = rng.random(len(rows)) < 0.7
+            seats.append(SimpleNamespace(sizes=[size], rows=[rows], alive=[alive]))
+        done, radix = crowded._completable_afresh(seats, 0, pool)
+        for i in range(1, len(seats) + 1):
+            hands = [crowded._COUNTS[s.sizes[0]][s.rows[0][s.alive[0]]] for s in seats[i:]]
+            want = set()
+            for pick in product(*hands):
+                total = np.sum(pick, axis=0) if pick else np.zeros(16, dtype=np.int64)
+                if (total <= np.array(pool)).all():
+                    want.add(int(total @ radix))
+            assert set(np.flatnonzero(done[i]).tolist()) == want
