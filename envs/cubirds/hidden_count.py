@@ -149,7 +149,7 @@ def _enumerate(
     ``feed``: per step the pile its class feeds (-1: none), and per fed pile (pile, cards
     known to leave it, public content less those): the fed piles' content grows with what
     their feeding classes choose (a copy of ``avail`` follows it)."""
-    if feed[1] or NEEDS or len(steps) < 2:
+    if feed[1] or len(steps) < 2:
         return _enumerate_all(steps, avail, weight, npiles, allowed, feed)
     return _enumerate_plain(steps, avail, weight, npiles, allowed)
 
@@ -178,10 +178,11 @@ def _enumerate_plain(
         left_steps -= 1
         if left_steps < 0:
             raise TooLarge("options")
-        c, label, req, pile_room, iv_room, j, lo, hi, _ = steps[i]
+        c, label, req, pile_room, iv_room, j, lo, hi, needs = steps[i]
         left = avail[j] - pile_sum[j]
-        if left < hi:
-            hi = left
+        spare = left - _short(needs, iv_sum) if needs else left
+        if spare < hi:
+            hi = spare
         if left - pile_room > lo:
             lo = left - pile_room
         if req >= 0:

@@ -202,12 +202,15 @@ def _gives_up(walker, args: tuple, allowed: int) -> bool:
     return False
 
 
+@pytest.mark.parametrize("needs", [False, True])
 @pytest.mark.parametrize("n", [3, 5])
-def test_the_plain_walk_lists_what_the_full_walk_does(n, monkeypatch):
+def test_the_plain_walk_lists_what_the_full_walk_does(n, needs, monkeypatch):
     # Session 25: without fed piles the walk of one species' choices takes a shorter path
     # (``_enumerate_plain``: the last step inside the one before). It must list the same
     # choices with the same weights in the same order and count the same steps, also where
     # the steps run out: then a build fits (or not) exactly as before, and samples the same.
+    # Session 27: with ``NEEDS`` too (its bound is read from the steps, in both walks).
+    monkeypatch.setattr(hidden_count, "NEEDS", needs)
     calls = []
 
     def record(*args):
