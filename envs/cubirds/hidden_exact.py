@@ -57,17 +57,14 @@ beyond what the emptied piles held). Exact
 ``::test_the_several_piles_bound_holds_along_games``), but not cheap: the emptied piles must come
 out exactly, which only a few per cent of the proposals do. So a pile drawn to its end is split
 among the seats that drew from it, by the product of their weights, then each seat's other boxes
-are drawn given its share (``PIN_PILE``, :class:`.hidden_pin.PinnedPile`, session 13; a seat's
-several boxes there as one member, :mod:`.hidden_group`, session 14); the last pile too where
-little is left of it, what is left one more member, and at one pile where the pilot keeps too
-few (``ONE_PILE_PIN``): that pile's condition then holds for every proposal. Else one seat's only
-box in an emptied pile is set to what the others left of it (``PIN_BOX``, :mod:`.hidden_pin`).
-Since session 16: boxes alone in an emptied pile capped (``CAP_SOLE_BOXES``), wider splits
-where few are kept (``WIDE_PILE_STEPS``), the last pile's tail drawn last (``TAIL_KEPT``,
-:mod:`.hidden_tail`); the rejection step is in :mod:`.hidden_reject`. Since session 19, where
-several piles can be pinned whole and a pilot keeps few proposals with the first, the others
-are tried and the one the pilot keeps most of is pinned (``CHOICE_KEPT``). What was tried and
-not kept: ``docs/cubirds_determinize.md``.
+are drawn given its share (``PIN_PILE``, :class:`.hidden_pin.PinnedPile`; a seat's boxes there
+as one member, :mod:`.hidden_group`); the last pile too where little is left of it, and at one
+pile where the pilot keeps too few (``ONE_PILE_PIN``); else one seat's only box in an emptied
+pile is set to what the others left of it (``PIN_BOX``); and the settings ``CAP_SOLE_BOXES``,
+``WIDE_PILE_STEPS``, ``TAIL_KEPT`` (:mod:`.hidden_tail`) and ``CHOICE_KEPT`` (the rejection step:
+:mod:`.hidden_reject`; each setting's session and measurements, and what was tried and not kept:
+``docs/cubirds_determinize.md``). A joint try with ``LEVELS_SHARE`` or more of the limits counts
+every state of a level at once (:mod:`.hidden_levels`, session 27: the same counts).
 
 Face-down round-end discards: a round end ends every other seat's intervals with whatever they
 hold (they stay open: their cards weigh like any open card) and the next hand starts fresh ones;
@@ -82,15 +79,12 @@ replay): fed piles where both ways exceed their limits or an earlier pile is fed
 players, most of them; :class:`TooLarge` at reading if ``FED_PILES`` is 0); other positions
 whose chains and joint programme both exceed their limits; single samples whose rejection step
 keeps nothing in ``REJECT_TRIES`` rounds while the joint programme is too large (``sample``
-returns None; where a seeded pilot keeps fewer than ``RARE_KEPT`` of ``RARE_DRAWS``, the joint
-programme first gets ``RARE_JOINT_SHARE`` times the limits). A position's model is built once
-and kept (:func:`cardzoo.envs.cubirds.hidden.plan_for`): repeated calls there only sample.
+returns None). A position's model is built once and kept (:func:`.hidden.plan_for`).
 
 Along a game: a build's results are kept by everything it read (``_BUILT``), so a position equal
-to an earlier one (often a seat's next decision) prepares nothing; the seat chains keep the
-counts of every prefix of a seat's boxes in a shared table (:mod:`.hidden_chain`), so a chain
-built after a move computes only what that move changed. A kept result is a function of its key
-alone, so a sample never depends on what was kept (``tests/cubirds/test_cubirds_chain_reuse.py``).
+to an earlier one prepares nothing; the seat chains keep the counts of every prefix of a seat's
+boxes in a shared table (:mod:`.hidden_chain`). A kept result is a function of its key alone, so
+a sample never depends on what was kept (``tests/cubirds/test_cubirds_chain_reuse.py``).
 Measurements of the changes along games, and where the time goes: ``docs/cubirds_determinize.md``.
 """
 
@@ -135,13 +129,11 @@ JOINT_CLASSES = 6
 
 #: One pile, the joint programme past ``JOINT_SHARE`` of its limits, the first pilot keeping at
 #: most ``ONE_RARE_FIRST``: if one of ``RARE_DRAWS`` keeps fewer than ``ONE_RARE_KEPT``, it goes
-#: on to ``ONE_RARE_SHARE`` of them (0: never; session 24; docs/cubirds_determinize.md).
-#: Since session 25 up to 4 times them (2 before), and past ``JOINT_CLASSES`` (where the
-#: smaller try is not made), up to ``ONE_RARE_CLASSES``, that try alone.
+#: on to ``ONE_RARE_SHARE`` of them (0: never; sessions 24-25), past ``JOINT_CLASSES`` alone.
 ONE_RARE_FIRST, ONE_RARE_KEPT, ONE_RARE_SHARE, ONE_RARE_CLASSES = 1, 8, 4.0, 14
-#: Several piles: the joint programme's share of the limits (session 8: calls not exact along 6
-#: games 5.0 -> 3.4 % at 4 players, 9.9 -> 5.4 % at 5; the mean +10 %).
-MULTI_JOINT_SHARE = 2.0
+#: Several piles: the joint programme's share of the limits (session 8: 2; session 27: 16, now
+#: that a large count takes a fifth of the time, ``LEVELS_SHARE``; docs/cubirds_determinize.md).
+MULTI_JOINT_SHARE = 16.0
 #: ... and only with at most this many classes of boxes (session 17: of those with more along 6
 #: seeded games, none fitted; ``docs/cubirds_determinize.md``).
 MULTI_JOINT_CLASSES = 15
@@ -150,13 +142,18 @@ MULTI_JOINT_CLASSES = 15
 #: ``FEW_CLASSES`` classes of boxes, which fitted 25 of 26 times along seeded five-player games;
 #: session 24), the joint programme is tried again with ``RARE_JOINT_SHARE`` times the limits,
 #: unless it has more than ``RARE_CLASSES`` classes (0: never; session 12; 64 times since
-#: session 25, 16 before). It builds in 20-500 ms, then samples in about 0.1 ms: a search gains.
+#: session 25). It builds in 5-100 ms (session 27), then samples in about 0.1 ms: a search gains.
 RARE_DRAWS = 128
 RARE_KEPT = 2
 FEW_KEPT = 8
 FEW_CLASSES = 10
 RARE_JOINT_SHARE = 64.0
 RARE_CLASSES = 14
+#: Joint tries with at least this share of the limits count every state of a level at once
+#: (:mod:`.hidden_levels`; session 27), from scratch within ``share`` times the limits, after a
+#: depth-first try within ``LEVELS_FIRST`` of them (small programmes fit there, for less).
+LEVELS_SHARE = 2.0
+LEVELS_FIRST = 0.1
 #: Positions with several piles since the last public source: 1, the chains with the rejection
 #: step where the joint programme exceeds its limits; 0, the joint programme alone; 2, the
 #: chains alone (the tests' switch).
@@ -175,26 +172,20 @@ PILE_TILT = True
 #: Several piles: one seat's only box in a pile drawn to its end is set to what the other seats
 #: left of that pile, with the matching weight (:mod:`.hidden_pin`); False: left to chance.
 PIN_BOX = True
-#: Several piles: the boxes drawn from a pile drawn to its end are pinned together to a split
-#: of the pile (:class:`.hidden_pin.PinnedPile`, session 13; a seat's several boxes there as
-#: one member, and the last pile too, since session 14: :mod:`.hidden_group`), before the
-#: single pin above; False: the single pin alone.
+#: Several piles: the boxes drawn from a pile drawn to its end pinned together to a split of it
+#: (:class:`.hidden_pin.PinnedPile`, :mod:`.hidden_group`) before the single pin; False: not.
 PIN_PILE = True
 #: One pile: where a pilot run keeps fewer than ``MIN_KEPT`` of its proposals, the pile is split
 #: among the seats and what is left of it (:mod:`.hidden_group`, session 14).
 ONE_PILE_PIN = True
 #: Several piles, where no pile's split fits ``hidden_pin.PILE_STEPS``: if a pilot run (fixed
 #: seed) of ``RARE_DRAWS`` proposals keeps fewer than ``WIDE_KEPT``, the splits are tried again
-#: within ``WIDE_PILE_STEPS`` (0: never; session 16): about 20-250 ms once per such position
-#: (group passes, the split counted on the grid); where it fits, no proposal fails that pile.
-#: Not at one pile, nor where thrown hands fed the last pile (``docs/cubirds_determinize.md``).
+#: within ``WIDE_PILE_STEPS`` (0: never; session 16; not at one pile or a fed last pile).
 WIDE_PILE_STEPS = 6_000_000
 WIDE_KEPT = 3
 #: Several piles, where more than one pile can be pinned whole: if a pilot run (fixed seed) of
 #: ``CHOICE_DRAWS`` proposals with the first one pinned keeps fewer than ``CHOICE_KEPT``, the
-#: others are tried, and the first keeping that many, else the one keeping most, is pinned
-#: (``hidden_reject.Rejection._pin_best``; 0: the first alone; session 19; measured in
-#: ``docs/cubirds_determinize.md``).
+#: others are tried (``hidden_reject.Rejection._pin_best``; 0: the first alone; session 19).
 CHOICE_DRAWS = 32
 CHOICE_KEPT = 3
 #: Several piles, the last one not split among its seats: where a pilot run of ``RARE_DRAWS``
@@ -216,6 +207,7 @@ _SETTINGS = (
     (None, "PIN_BOX PIN_PILE ONE_PILE_PIN CAP_BOXES CAP_SOLE_BOXES WIDE_PILE_STEPS WIDE_KEPT"),
     (None, "ONE_RARE_FIRST ONE_RARE_KEPT ONE_RARE_SHARE ONE_RARE_CLASSES FEW_KEPT FEW_CLASSES"),
     (None, "CHOICE_DRAWS CHOICE_KEPT TAIL_KEPT RARE_DRAWS RARE_KEPT RARE_JOINT_SHARE RARE_CLASSES"),
+    (None, "LEVELS_SHARE LEVELS_FIRST"),
     (hidden_fed, "FED_SEATS FED_KEPT FED_GROUP_STEPS"),
     (hidden_pin, "PILE_STEPS GRID_CELLS GRID_PAIRS GRID_SPARSITY"),
     (hidden_group, "GROUPS LAST_PILE REST_CONTENTS GROUP_STEPS"),
@@ -527,8 +519,16 @@ class ExactModel(Rejection):
             )
         if share <= spent:
             return False
-        limits = (int(limit * (share - spent)) for limit in self.limits)
-        if not joint.build(*limits, hopeless=hidden_count.HOPELESS):
+        if share >= LEVELS_SHARE and not joint.feeds and not hidden_count.NEEDS:
+            # Every state of a level at once (hidden_levels), from scratch: the same counts;
+            # small programmes first depth first, within LEVELS_FIRST of the limits (cheaper).
+            first = joint._partial is None and LEVELS_FIRST > 0.0
+            ok = first and joint.build(*(int(v * LEVELS_FIRST) for v in self.limits))
+            ok = ok or joint.build_levels(*(int(v * share) for v in self.limits))
+        else:
+            limits = (int(limit * (share - spent)) for limit in self.limits)
+            ok = joint.build(*limits, hopeless=hidden_count.HOPELESS)
+        if not ok:
             self._partial_joint = (joint, share)
             return False
         self._partial_joint = (None, 0.0)

@@ -1,7 +1,11 @@
 """Session 26: a joint programme that goes on from a try that exceeded its limits (with a larger
 share of them) gives up at once where that try got almost nowhere (``hidden_count.HOPELESS``,
 ``Programme.progress``): along seeded five-player games such larger tries failed after 0.2 s
-each, and every one that fitted came after a try that had got further."""
+each, and every one that fitted came after a try that had got further.
+
+Since session 27 the large tries count level by level from scratch (``hidden_exact.LEVELS_SHARE``,
+where a failing try costs a fifth as much) and this applies only to depth-first tries; the
+tests here set the shares as they were (``_as_in_session_26``)."""
 
 from __future__ import annotations
 
@@ -11,6 +15,12 @@ from cardzoo.envs.cubirds import Config, State
 from cardzoo.envs.cubirds import hidden_count as hc
 from cardzoo.envs.cubirds import hidden_exact as he
 from cardzoo.train.bench_loops import game_position
+
+
+@pytest.fixture(autouse=True)
+def _as_in_session_26(monkeypatch):
+    monkeypatch.setattr(he, "LEVELS_SHARE", float("inf"))
+    monkeypatch.setattr(he, "MULTI_JOINT_SHARE", 2.0)
 
 
 def _tries(state: State, monkeypatch) -> list[tuple]:

@@ -45,7 +45,8 @@ def test_a_programme_built_again_goes_on_from_what_it_counted():
     assert not _programme(model).build(600, 9_000)
 
 
-def test_the_model_tries_the_joint_programme_again_from_where_it_stopped():
+def test_the_model_tries_the_joint_programme_again_from_where_it_stopped(monkeypatch):
+    monkeypatch.setattr(he, "LEVELS_SHARE", float("inf"))  # (depth first at every share)
     model = _model()
     model.joint = None
     model._partial_joint = (None, 0.0)

@@ -1,0 +1,225 @@
+"""The joint count of Cubirds' exact ``determinize`` level by level (session 27): every state of
+one level of a :class:`.hidden_count.Programme` counted at once, in NumPy arrays, instead of
+one state at a time in a walk through the tree of choices.
+
+:meth:`.hidden_count.Programme.build` walks the programme depth first: a state's choices are
+listed by a Python walk (``_enumerate_plain``), each choice merged into a state of the next
+level, whose count is looked up or counted first. Its large tries (``hidden_exact``'s
+``RARE_JOINT_SHARE`` times the limits) take 20-200 ms at five players, most of the first
+calls' time there. Here the states of a level are known before any of them is counted (the
+next level's states are the distinct merges of this level's choices), so one level's choices
+are listed for all of its states together, a step of the walk at a time, and the counts are
+made on the way back, a level at a time. Everything the depth-first build computes is computed
+here too, in the same order within a state: the same choices in the same order, each with the
+same weight (the same products, factor by factor), summed in the same order; so the counts are
+equal to the last bit and a sample drawn from them is the one the depth-first build gives with
+the same generator (``tests/cubirds/test_cubirds_levels.py``). The steps and states are counted
+as the depth-first walk counts them (a node per value tried at each step, a step per choice
+listed, a state per distinct state of each level), so a fresh build fits its limits exactly
+when the depth-first one does.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_right
+from itertools import accumulate
+
+import numpy as np
+from cardzoo.envs.cubirds.data import NUM_SPECIES
+
+_BIG = 1 << 40  # (no pile condition: a pile's content and room that no choice reaches)
+_FACT = np.array([float(math.factorial(i)) for i in range(120)])  # (as hidden_count's, as floats)
+_INV_FACT = np.array([1.0 / math.factorial(i) for i in range(120)])
+
+
+def _distinct(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``rows`` and each row's index among them (one integer a row where
+    the rows' mixed-radix numbers fit 62 bits: a sort of integers, not of rows)."""
+    radix = rows.max(axis=0) + 1 if len(rows) else np.ones(rows.shape[1], dtype=np.int64)
+    if math.prod(int(r) for r in radix) >= 1 << 62:
+        distinct, inverse = np.unique(rows, axis=0, return_inverse=True)
+        return distinct, inverse.reshape(-1)
+    place = np.cumprod(np.concatenate(([1], radix[:-1])))
+    _, first, inverse = np.unique(rows @ place, return_index=True, return_inverse=True)
+    return rows[first], inverse.reshape(-1)
+
+
+class Levels:
+    """A programme's counts, level by level: per level, its states' choices (kept: weight > 0)
+    grouped by state, their weights and the state of the next level each leads to. ``total``
+    is the count (``None`` if it did not fit its limits)."""
+
+    def __init__(self, prog, max_states: int, max_options: int) -> None:
+        self.prog = prog
+        self.total: float | None = None
+        self.states = self.steps = 0  # (counted as the depth-first build counts them)
+        self._entries: dict[tuple[int, int], tuple] = {}
+        sizes = prog.box_size
+        caps = np.array([[sum(sizes[b] for b in mem) for mem in prog.classes[0]]], dtype=np.int64)
+        found = []
+        for k in range(NUM_SPECIES):
+            self.states += len(caps)
+            if self.states > max_states:
+                return
+            listed = self._list(k, caps, max_options)
+            if listed is None:
+                return
+            merged = None
+            if k < NUM_SPECIES - 1:
+                left = caps[listed[0]] - listed[1]
+                nxt = left @ self._merge_matrix(k)
+                caps, inverse = _distinct(nxt)
+                merged = (left, nxt, inverse)
+            found.append((*listed, merged))
+        self._count_back(found)
+
+    def _merge_matrix(self, k: int) -> np.ndarray:
+        """Level ``k``'s classes into level ``k + 1``'s (a 0/1 matrix)."""
+        merge = self.prog.merge[k]
+        out = np.zeros((len(merge), len(self.prog.classes[k + 1])), dtype=np.int64)
+        out[np.arange(len(merge)), merge] = 1
+        return out
+
+    def _bounds(self, k: int, caps: np.ndarray, forced: bool, avail: list[int]) -> list[tuple]:
+        """:meth:`.hidden_count.Programme._bounds` for every state at once (without ``NEEDS``):
+        per step, per state, the rooms its pile's and its interval's later classes offer."""
+        prog = self.prog
+        free = prog.avail is None
+        iv_req = prog.iv_req
+        zero = np.zeros(len(caps), dtype=np.int64)
+        pile_total: dict = {}
+        pile_label: dict = {}
+        iv_total: dict = {}
+        iv_pile: dict = {}
+        walk = prog.walks[k]
+        steps: list[tuple] = [()] * len(walk)
+        for i in range(len(walk) - 1, -1, -1):
+            c, label, req, j = walk[i]
+            room = caps[:, c]
+            pile_room = zero + _BIG if free else pile_total.get(j, zero)
+            iv_room = iv_total.get(label, zero) if req >= 0 else zero
+            steps[i] = (c, label, req, pile_room, iv_room, j, room if forced else zero, room)
+            if req >= 0:
+                old = pile_label.get((j, label), zero)
+                pile_label[(j, label)] = old + room
+                top = iv_req[label]
+                grown = np.minimum(old + room, top) - np.minimum(old, top)
+                pile_total[j] = pile_total.get(j, zero) + grown
+                if not free:
+                    old = iv_pile.get((label, j), zero)
+                    iv_pile[(label, j)] = old + room
+                    room = np.minimum(old + room, avail[j]) - np.minimum(old, avail[j])
+                iv_total[label] = iv_total.get(label, zero) + room
+            else:
+                pile_total[j] = pile_total.get(j, zero) + room
+        return steps
+
+    def _list(self, k: int, caps: np.ndarray, max_options: int) -> tuple | None:
+        """Every choice of level ``k``'s species for every state in ``caps``: (state of each
+        choice, the choices (a row of counts per class), their weights); None past the steps
+        left of ``max_options``. Rows stay grouped by state, in the depth-first walk's order."""
+        prog = self.prog
+        s = prog.order[k]
+        walk = prog.walks[k]
+        n_states, n = len(caps), len(walk)
+        if not n:  # nothing to choose: one empty choice per state, one step each
+            self.steps += n_states
+            if self.steps > max_options:
+                return None
+            return np.arange(n_states), np.zeros((n_states, 0), dtype=np.int64), np.ones(n_states)
+        avail = [_BIG] * prog.npiles if prog.avail is None else [row[s] for row in prog.avail]
+        steps = self._bounds(k, caps, k == NUM_SPECIES - 1, avail)
+        weight = np.array(prog.weights[s])
+        labels = sorted({st[1] for st in steps if st[2] >= 0})
+        column = {label: i for i, label in enumerate(labels)}
+        state = np.arange(n_states)
+        w = np.ones(n_states)
+        pile_sum = np.zeros(n_states, dtype=np.int64)
+        iv_sum = np.zeros((n_states, len(labels)), dtype=np.int64)
+        back, values = [], []
+        at = steps[0][5]
+        self.steps += n_states  # the first step's nodes (one per state)
+        for _, label, req, pile_room, iv_room, j, lo, hi in steps:
+            if j != at:  # the walk goes pile by pile: a new pile starts empty
+                pile_sum = np.zeros(len(state), dtype=np.int64)
+                at = j
+            left = avail[j] - pile_sum
+            hi = np.minimum(hi[state], left)
+            lo = np.maximum(lo[state], left - pile_room[state])
+            if req >= 0:
+                need = req - iv_sum[:, column[label]]
+                hi = np.minimum(hi, need)
+                lo = np.maximum(lo, need - iv_room[state])
+            count = np.maximum(hi - lo + 1, 0)
+            rows = int(count.sum())
+            # Each value tried is the next step's node, or at the last step a choice listed:
+            # counted before the rows are made, so a try past its limits stops short of them.
+            self.steps += rows
+            if self.steps > max_options:
+                return None
+            parent = np.repeat(np.arange(len(state)), count)
+            value = lo[parent] + np.arange(rows) - np.repeat(np.cumsum(count) - count, count)
+            back.append(parent)
+            values.append(value)
+            state, w, pile_sum = state[parent], w[parent] * weight[value], pile_sum[parent] + value
+            if labels:
+                iv_sum = iv_sum[parent]
+                if req >= 0:
+                    iv_sum[:, column[label]] += value
+        x = np.zeros((len(state), len(caps[0])), dtype=np.int64)
+        at_row = np.arange(len(state))
+        for i in range(n - 1, -1, -1):
+            x[:, walk[i][0]] = values[i][at_row]
+            at_row = back[i][at_row]
+        return state, x, w
+
+    def _count_back(self, found: list[tuple]) -> None:
+        """The counts from the last level back, each choice's weight times its merge factor
+        times its next state's count (in the depth-first build's order of products), summed
+        per state in the listing's order; the choices of weight 0 dropped."""
+        below = None
+        self.levels: list[tuple] = [()] * len(found)
+        for k in range(len(found) - 1, -1, -1):
+            state, x, w, merged, n_states = *found[k], self._states_at(k, found)
+            nxt = None
+            if merged is not None:
+                left, counts, nxt = merged
+                factor = np.ones(len(w))
+                for col in left.T:
+                    factor *= _INV_FACT[col]
+                for col in counts.T:
+                    factor *= _FACT[col]
+                w = w * (factor * below[nxt])
+            totals = np.bincount(state, weights=w, minlength=n_states)
+            keep = w > 0.0
+            state, x, w = state[keep], x[keep], w[keep]
+            starts = np.searchsorted(state, np.arange(n_states + 1))
+            self.levels[k] = (starts, x, w, None if nxt is None else nxt[keep])
+            below = totals
+        self.total = float(below[0])
+
+    @staticmethod
+    def _states_at(k: int, found: list[tuple]) -> int:
+        """How many states level ``k`` has (one at the first; the distinct merges before)."""
+        return 1 if k == 0 else int(found[k - 1][3][2].max()) + 1
+
+    def entry(self, k: int, state: int) -> tuple:
+        """Level ``k``'s state ``state``: its total, its choices (tuples), their running sums
+        and the next level's state of each (as the depth-first build's tables, made on first
+        use and kept)."""
+        got = self._entries.get((k, state))
+        if got is None:
+            starts, x, w, nxt = self.levels[k]
+            a, b = int(starts[state]), int(starts[state + 1])
+            cum = list(accumulate(w[a:b].tolist()))
+            kept = [tuple(row) for row in x[a:b].tolist()]
+            got = (cum[-1] if cum else 0.0, kept, cum, None if nxt is None else nxt[a:b].tolist())
+            self._entries[(k, state)] = got
+        return got
+
+    def choose(self, k: int, state: int, u: float) -> tuple[tuple, int | None]:
+        """The choice a uniform ``u`` picks at level ``k``'s state, and its next state."""
+        total, kept, cum, nxt = self.entry(k, state)
+        i = min(bisect_right(cum, u * total), len(kept) - 1)
+        return kept[i], None if nxt is None else nxt[i]

@@ -1,0 +1,141 @@
+"""The joint count level by level (``Programme.build_levels``, :mod:`.hidden_levels`, session 27)
+against the depth-first build (``Programme.build``): the same count to the last bit, the same
+steps and states counted (so the same limits fit), and the same samples from the same generator,
+on the joint programmes of positions along random games and on single seats' programmes
+without pile conditions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from cardzoo.envs.cubirds import hidden_count
+from cardzoo.envs.cubirds import hidden_exact as he
+from cardzoo.envs.cubirds.game import Config
+from cardzoo.envs.cubirds.hidden_count import Programme
+from cardzoo.envs.cubirds.hidden_exact import ExactModel
+from cubirds_worlds import random_states
+from test_cubirds_exact_counting import LIMITS, _seat_boxes, joint_programme_inputs
+
+
+def _used(prog: Programme) -> tuple[int, int]:
+    """The states and steps a depth-first build from scratch spent."""
+    return LIMITS[0] - prog._budget[0], LIMITS[1] - prog._budget[1]
+
+
+def _same_samples(a: Programme, b: Programme, draws: int = 20) -> None:
+    ra, rb = np.random.default_rng(11), np.random.default_rng(11)
+    for _ in range(draws):
+        assert a.sample_counts(ra) == b.sample_counts(rb)
+
+
+def _compare(args: tuple) -> str:
+    """Both builds of one programme compared; 'fit', 'large' (past LIMITS) or 'none' (no
+    world: a count of 0, nothing to sample)."""
+    deep, levels = Programme(*args), Programme(*args)
+    fits = deep.build(*LIMITS)
+    assert levels.build_levels(*LIMITS) == fits
+    if not fits:
+        return "large"
+    assert levels.total == deep.total  # equal to the last bit: the same sums in the same order
+    assert levels.states_steps == _used(deep)
+    states, steps = _used(deep)
+    # One state or one step fewer: the level-by-level build does not fit either.
+    assert not Programme(*args).build_levels(states - 1, steps)
+    assert not Programme(*args).build_levels(states, steps - 1)
+    if deep.total == 0.0:
+        return "none"
+    _same_samples(deep, levels)
+    return "fit"
+
+
+@pytest.mark.parametrize("n", [3, 5])
+def test_levels_count_and_sample_what_the_depth_first_build_does(n):
+    seen = [_compare(args) for _, args in joint_programme_inputs(n, seeds=2, every=6)]
+    assert seen.count("fit") >= 20
+    assert seen.count("large") >= 1 or n == 3
+
+
+def test_levels_without_pile_conditions_count_what_the_depth_first_build_does():
+    # One seat's boxes, no pile conditions (``avail`` None) and an uneven tilt per species.
+    tilt = [1.0 + 0.37 * s for s in range(8)]
+    compared = 0
+    for state in random_states(4, 3, every=9, config=Config(num_players=4)):
+        if state.terminal:
+            continue
+        model = ExactModel(state.log, state.current_player, 4)
+        model._boxes()
+        for boxes in _seat_boxes(model):
+            sizes = [model.box_size[g] for g in boxes]
+            labels = [model.box_label[g] for g in boxes]
+            args = (sizes, [0] * len(boxes), labels, model.iv_req, None, tilt)
+            compared += _compare(args) == "fit"
+    assert compared >= 10
+
+
+def test_the_model_counts_its_large_tries_level_by_level(monkeypatch):
+    # ``_build_joint`` with a share past LEVELS_SHARE: the small depth-first try first
+    # (LEVELS_FIRST of the limits), then every level at once within the whole share.
+    calls = []
+    real = Programme.build_levels
+
+    def spy(self, *limits):
+        calls.append(limits)
+        return real(self, *limits)
+
+    monkeypatch.setattr(Programme, "build_levels", spy)
+    for model, args in joint_programme_inputs(5, seeds=1, every=7):
+        if len(model.piles) < 2:
+            continue
+        deep = Programme(*args)
+        if deep.build(*(int(v * LIMITS_SHARE) for v in model_limits())) and _used_more(deep):
+            model.limits = model_limits()
+            model._partial_joint = (None, 0.0)
+            assert model._build_joint(LIMITS_SHARE)
+            assert calls[-1] == tuple(int(v * LIMITS_SHARE) for v in model.limits)
+            assert model.joint.total == deep.total
+            return
+    pytest.fail("no position whose joint count needs more than the small first try")
+
+
+LIMITS_SHARE = 4.0  # (past hidden_exact.LEVELS_SHARE)
+
+
+def model_limits() -> tuple[int, int]:
+    return (hidden_count.MAX_STATES, hidden_count.MAX_OPTIONS)
+
+
+def _used_more(deep: Programme) -> bool:
+    """Whether a depth-first build spent more than the small first try's limits."""
+    states = int(LIMITS_SHARE * hidden_count.MAX_STATES) - deep._budget[0]
+    steps = int(LIMITS_SHARE * hidden_count.MAX_OPTIONS) - deep._budget[1]
+    first = he.LEVELS_FIRST
+    return states > first * hidden_count.MAX_STATES or steps > first * hidden_count.MAX_OPTIONS
+
+
+def test_a_joint_count_past_twice_the_limits_serves_first_by_default(monkeypatch):
+    # The bench's five-player middle game 12 (two piles): its joint count exceeds twice the
+    # limits, the several piles' first try before session 27, so the chains and their pilots
+    # were built before the larger try (64 times them) took over. At sixteen times them,
+    # counted level by level, the first try fits: no chains built, the same count.
+    from cardzoo.envs.cubirds import State
+    from cardzoo.train.bench_loops import game_position
+
+    state = game_position(State, Config(num_players=5), 12, 0.5)
+    chains = []
+    real = ExactModel._build_seats
+
+    def spy(self):
+        chains.append(self)
+        return real(self)
+
+    monkeypatch.setattr(ExactModel, "_build_seats", spy)
+    totals = []
+    for share in (he.MULTI_JOINT_SHARE, 2.0):
+        monkeypatch.setattr(he, "MULTI_JOINT_SHARE", share)
+        he._BUILT.clear()
+        model = ExactModel(state.log, state.current_player, 5)
+        assert model.build() and len(model.piles) == 2
+        assert model.seats is None and model.joint.levels is not None
+        totals.append((model.joint.total, len(chains)))
+    assert totals[0][0] == totals[1][0]
+    assert totals[0][1] == 0 and totals[1][1] == 1  # chains built only at twice the limits
