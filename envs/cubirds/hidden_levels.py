@@ -28,6 +28,7 @@ from itertools import accumulate
 import numpy as np
 from cardzoo.envs.cubirds.data import NUM_SPECIES
 
+_LISTED = 256  # (a state's choices past this many stay arrays: ``Levels.entry``)
 _BIG = 1 << 40  # (no pile condition: a pile's content and room that no choice reaches)
 _FACT = np.array([float(math.factorial(i)) for i in range(120)])  # (as hidden_count's, as floats)
 _INV_FACT = np.array([1.0 / math.factorial(i) for i in range(120)])
@@ -205,21 +206,30 @@ class Levels:
         return 1 if k == 0 else int(found[k - 1][3][2].max()) + 1
 
     def entry(self, k: int, state: int) -> tuple:
-        """Level ``k``'s state ``state``: its total, its choices (tuples), their running sums
-        and the next level's state of each (as the depth-first build's tables, made on first
-        use and kept)."""
+        """Level ``k``'s state ``state``: its total, its choices, their running sums and the
+        next level's state of each (the depth-first build's table entry, made on first use and
+        kept). A state with many choices keeps them as arrays: listing them all as tuples
+        would cost the first sample there milliseconds."""
         got = self._entries.get((k, state))
         if got is None:
             starts, x, w, nxt = self.levels[k]
             a, b = int(starts[state]), int(starts[state + 1])
-            cum = list(accumulate(w[a:b].tolist()))
-            kept = [tuple(row) for row in x[a:b].tolist()]
-            got = (cum[-1] if cum else 0.0, kept, cum, None if nxt is None else nxt[a:b].tolist())
+            if b - a > _LISTED:
+                cum = np.cumsum(w[a:b])  # (in order, as ``accumulate``)
+                got = (float(cum[-1]), x[a:b], cum, None if nxt is None else nxt[a:b])
+            else:
+                cum = list(accumulate(w[a:b].tolist()))
+                kept = [tuple(row) for row in x[a:b].tolist()]
+                total = cum[-1] if cum else 0.0
+                got = (total, kept, cum, None if nxt is None else nxt[a:b].tolist())
             self._entries[(k, state)] = got
         return got
 
     def choose(self, k: int, state: int, u: float) -> tuple[tuple, int | None]:
         """The choice a uniform ``u`` picks at level ``k``'s state, and its next state."""
         total, kept, cum, nxt = self.entry(k, state)
-        i = min(bisect_right(cum, u * total), len(kept) - 1)
-        return kept[i], None if nxt is None else nxt[i]
+        if isinstance(cum, list):
+            i = min(bisect_right(cum, u * total), len(kept) - 1)
+            return kept[i], None if nxt is None else nxt[i]
+        i = min(int(np.searchsorted(cum, u * total, side="right")), len(kept) - 1)
+        return tuple(kept[i].tolist()), None if nxt is None else int(nxt[i])

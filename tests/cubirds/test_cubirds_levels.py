@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from cardzoo.envs.cubirds import hidden_count
+from cardzoo.envs.cubirds import hidden_count, hidden_levels
 from cardzoo.envs.cubirds import hidden_exact as he
 from cardzoo.envs.cubirds.game import Config
 from cardzoo.envs.cubirds.hidden_count import Programme
@@ -48,8 +48,11 @@ def _compare(args: tuple) -> str:
     return "fit"
 
 
+@pytest.mark.parametrize("listed", [256, 0])
 @pytest.mark.parametrize("n", [3, 5])
-def test_levels_count_and_sample_what_the_depth_first_build_does(n):
+def test_levels_count_and_sample_what_the_depth_first_build_does(n, listed, monkeypatch):
+    # (``listed``: past how many choices a state keeps them as arrays; 0: every state)
+    monkeypatch.setattr(hidden_levels, "_LISTED", listed)
     seen = [_compare(args) for _, args in joint_programme_inputs(n, seeds=2, every=6)]
     assert seen.count("fit") >= 20
     assert seen.count("large") >= 1 or n == 3
