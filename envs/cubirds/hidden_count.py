@@ -25,6 +25,7 @@ from bisect import bisect_right
 from itertools import accumulate
 
 import numpy as np
+from cardzoo.envs.cubirds import hidden_levels
 from cardzoo.envs.cubirds.data import NUM_SPECIES
 
 #: Limits of a programme (states kept, steps of the enumeration of choices in all) before it
@@ -396,12 +397,10 @@ class Programme:
         """Count as :meth:`build` does from scratch (the same counts and samples, a build
         fitting the same limits), every state of a level at once (:mod:`.hidden_levels`):
         several times faster where the counts are large, slower where they are small."""
-        from cardzoo.envs.cubirds.hidden_levels import Levels
-
         if self._partial is None:
             self.order = self._order()
             self._levels()
-        levels = Levels(self, max_states, max_options)
+        levels = hidden_levels.Levels(self, max_states, max_options)
         self.states_steps = (levels.states, levels.steps)
         if levels.total is None:
             return False
