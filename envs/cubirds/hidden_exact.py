@@ -139,14 +139,14 @@ MULTI_JOINT_SHARE = 16.0
 MULTI_JOINT_CLASSES = 15
 #: Several piles, where the joint programme exceeded its limits: if a pilot run (fixed seed) of
 #: ``RARE_DRAWS`` proposals keeps fewer than ``RARE_KEPT`` (``FEW_KEPT`` with at most
-#: ``FEW_CLASSES`` classes of boxes, which fitted 25 of 26 times along seeded five-player games;
-#: session 24), the joint programme is tried again with ``RARE_JOINT_SHARE`` times the limits,
+#: ``FEW_CLASSES`` classes of boxes: 10 in session 24, 14 since session 27, the large counts
+#: being cheap), the joint programme is tried again with ``RARE_JOINT_SHARE`` times the limits,
 #: unless it has more than ``RARE_CLASSES`` classes (0: never; session 12; 64 times since
 #: session 25). It builds in 5-100 ms (session 27), then samples in about 0.1 ms: a search gains.
 RARE_DRAWS = 128
 RARE_KEPT = 2
 FEW_KEPT = 8
-FEW_CLASSES = 10
+FEW_CLASSES = 14
 RARE_JOINT_SHARE = 64.0
 RARE_CLASSES = 14
 #: Joint tries with at least this share of the limits count every state of a level at once

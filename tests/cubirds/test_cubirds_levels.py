@@ -142,3 +142,23 @@ def test_a_joint_count_past_twice_the_limits_serves_first_by_default(monkeypatch
         totals.append((model.joint.total, len(chains)))
     assert totals[0][0] == totals[1][0]
     assert totals[0][1] == 0 and totals[1][1] == 1  # chains built only at twice the limits
+
+
+def test_thirteen_classes_keeping_few_go_to_the_larger_joint_try(monkeypatch):
+    # The bench's five-player middle game 5: two piles, 13 classes of boxes, the pilot keeping
+    # about 5 % of its proposals (fewer than FEW_KEPT of RARE_DRAWS, more than RARE_KEPT). With
+    # FEW_CLASSES at 14 (session 27; 10 before) its larger joint try is made, and fits.
+    from cardzoo.envs.cubirds import State
+    from cardzoo.train.bench_loops import game_position
+
+    state = game_position(State, Config(num_players=5), 5, 0.5)
+    models, now = {}, he.FEW_CLASSES
+    for few in (now, 10):
+        monkeypatch.setattr(he, "FEW_CLASSES", few)
+        he._BUILT.clear()
+        model = models[few] = ExactModel(state.log, state.current_player, 5)
+        assert model.build() and len(model.piles) == 2 and model._classes() == 13
+    assert models[now].seats is None and models[now].joint is not None
+    assert models[10].seats is not None and models[10].joint is None
+    kept = models[10]._pilot_kept(he.RARE_DRAWS, 10**9)
+    assert he.RARE_KEPT <= kept < he.FEW_KEPT
