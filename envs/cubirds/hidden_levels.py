@@ -161,14 +161,15 @@ class Levels:
                 return None
             parent = np.repeat(np.arange(len(state)), count)
             value = lo[parent] + np.arange(rows) - np.repeat(np.cumsum(count) - count, count)
-            back.append(parent)
-            values.append(value)
+            # (kept small: a large try's walk can reach hundreds of thousands of rows a step)
+            back.append(parent.astype(np.int32))
+            values.append(value.astype(np.int16))
             state, w, pile_sum = state[parent], w[parent] * weight[value], pile_sum[parent] + value
             if labels:
                 iv_sum = iv_sum[parent]
                 if req >= 0:
                     iv_sum[:, column[label]] += value
-        x = np.zeros((len(state), len(caps[0])), dtype=np.int64)
+        x = np.zeros((len(state), len(caps[0])), dtype=np.int16)
         at_row = np.arange(len(state))
         for i in range(n - 1, -1, -1):
             x[:, walk[i][0]] = values[i][at_row]
