@@ -60,7 +60,8 @@ class Levels:
         caps = np.array([[sum(sizes[b] for b in mem) for mem in prog.classes[0]]], dtype=np.int64)
         found = []
         for k in range(NUM_SPECIES):
-            self.states += len(caps)
+            n_states = len(caps)
+            self.states += n_states
             if self.states > max_states:
                 return
             listed = self._list(k, caps, max_options)
@@ -72,7 +73,7 @@ class Levels:
                 nxt = left @ self._merge_matrix(k)
                 caps, inverse = _distinct(nxt)
                 merged = (left, nxt, inverse)
-            found.append((*listed, merged))
+            found.append((*listed, merged, n_states))
         self._count_back(found)
 
     def _merge_matrix(self, k: int) -> np.ndarray:
@@ -169,7 +170,7 @@ class Levels:
                 iv_sum = iv_sum[parent]
                 if req >= 0:
                     iv_sum[:, column[label]] += value
-        x = np.zeros((len(state), len(caps[0])), dtype=np.int16)
+        x = np.zeros((len(state), caps.shape[1]), dtype=np.int16)
         at_row = np.arange(len(state))
         for i in range(n - 1, -1, -1):
             x[:, walk[i][0]] = values[i][at_row]
@@ -183,7 +184,7 @@ class Levels:
         below = None
         self.levels: list[tuple] = [()] * len(found)
         for k in range(len(found) - 1, -1, -1):
-            state, x, w, merged, n_states = *found[k], self._states_at(k, found)
+            state, x, w, merged, n_states = found[k]
             nxt = None
             if merged is not None:
                 left, counts, nxt = merged
@@ -199,12 +200,7 @@ class Levels:
             starts = np.searchsorted(state, np.arange(n_states + 1))
             self.levels[k] = (starts, x, w, None if nxt is None else nxt[keep])
             below = totals
-        self.total = float(below[0])
-
-    @staticmethod
-    def _states_at(k: int, found: list[tuple]) -> int:
-        """How many states level ``k`` has (one at the first; the distinct merges before)."""
-        return 1 if k == 0 else int(found[k - 1][3][2].max()) + 1
+        self.total = float(below[0]) if len(below) else 0.0
 
     def entry(self, k: int, state: int) -> tuple:
         """Level ``k``'s state ``state``: its total, its choices, their running sums and the

@@ -162,3 +162,15 @@ def test_thirteen_classes_keeping_few_go_to_the_larger_joint_try(monkeypatch):
     assert models[10].seats is not None and models[10].joint is None
     kept = models[10]._pilot_kept(he.RARE_DRAWS, 10**9)
     assert he.RARE_KEPT <= kept < he.FEW_KEPT
+
+
+def test_a_programme_without_a_world_counts_zero_both_ways():
+    # Two boxes of one pile holding 3 cards in all, a closed interval asking 4 of species 0 of
+    # the first box: no filling meets it. Both builds fit and count 0.
+    sizes, piles = [2, 1], [0, 0]
+    labels = [(0, *[-1] * 7), tuple([-1] * 8)]
+    args = (sizes, piles, labels, [4], [[2, 1, 0, 0, 0, 0, 0, 0]])
+    deep, levels = Programme(*args), Programme(*args)
+    assert deep.build(*LIMITS) and levels.build_levels(*LIMITS)
+    assert deep.total == levels.total == 0.0
+    assert levels.states_steps == _used(deep)
