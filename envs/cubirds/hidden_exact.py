@@ -151,9 +151,9 @@ RARE_JOINT_SHARE = 64.0
 RARE_CLASSES = 14
 #: Joint tries with at least this share of the limits count every state of a level at once
 #: (:mod:`.hidden_levels`; session 27), from scratch within ``share`` times the limits, after a
-#: depth-first try within ``LEVELS_FIRST`` of them (small programmes fit there, for less).
-LEVELS_SHARE = 2.0
-LEVELS_FIRST = 0.1
+#: depth-first try within ``LEVELS_FIRST`` of them (small programmes fit there, for less) with
+#: fewer than ``LEVELS_FIRST_CLASSES`` classes of boxes (session 28: past them it rarely fits).
+LEVELS_SHARE, LEVELS_FIRST, LEVELS_FIRST_CLASSES = 2.0, 0.1, 8
 #: Positions with several piles since the last public source: 1, the chains with the rejection
 #: step where the joint programme exceeds its limits; 0, the joint programme alone; 2, the
 #: chains alone (the tests' switch).
@@ -207,7 +207,7 @@ _SETTINGS = (
     (None, "PIN_BOX PIN_PILE ONE_PILE_PIN CAP_BOXES CAP_SOLE_BOXES WIDE_PILE_STEPS WIDE_KEPT"),
     (None, "ONE_RARE_FIRST ONE_RARE_KEPT ONE_RARE_SHARE ONE_RARE_CLASSES FEW_KEPT FEW_CLASSES"),
     (None, "CHOICE_DRAWS CHOICE_KEPT TAIL_KEPT RARE_DRAWS RARE_KEPT RARE_JOINT_SHARE RARE_CLASSES"),
-    (None, "LEVELS_SHARE LEVELS_FIRST"),
+    (None, "LEVELS_SHARE LEVELS_FIRST LEVELS_FIRST_CLASSES"),
     (hidden_fed, "FED_SEATS FED_KEPT FED_GROUP_STEPS"),
     (hidden_pin, "PILE_STEPS GRID_CELLS GRID_PAIRS GRID_SPARSITY"),
     (hidden_group, "GROUPS LAST_PILE REST_CONTENTS GROUP_STEPS"),
@@ -521,8 +521,8 @@ class ExactModel(Rejection):
             return False
         if share >= LEVELS_SHARE and not joint.feeds and not hidden_count.NEEDS:
             # Every state of a level at once (hidden_levels), from scratch: the same counts;
-            # small programmes first depth first, within LEVELS_FIRST of the limits (cheaper).
-            first = joint._partial is None and LEVELS_FIRST > 0.0
+            # small programmes depth first before, within LEVELS_FIRST of the limits (cheaper).
+            first = joint._partial is None and self._classes() < LEVELS_FIRST_CLASSES
             ok = first and joint.build(*(int(v * LEVELS_FIRST) for v in self.limits))
             ok = ok or joint.build_levels(*(int(v * share) for v in self.limits))
         else:

@@ -100,6 +100,32 @@ def test_the_model_counts_its_large_tries_level_by_level(monkeypatch):
     pytest.fail("no position whose joint count needs more than the small first try")
 
 
+def test_the_small_depth_first_try_comes_only_below_the_class_bound(monkeypatch):
+    # Session 28: from LEVELS_FIRST_CLASSES classes of boxes on, the small depth-first try
+    # rarely fits, so the large try counts level by level at once; below, the small try first.
+    depth_first = []
+    real = Programme.build
+
+    def spy(self, *limits, **kwargs):
+        depth_first.append(limits)
+        return real(self, *limits, **kwargs)
+
+    monkeypatch.setattr(Programme, "build", spy)
+    seen = set()
+    for model, _ in joint_programme_inputs(5, seeds=1, every=5):
+        if len(model.piles) < 2:
+            continue
+        wide = model._classes() >= he.LEVELS_FIRST_CLASSES
+        model.limits = model_limits()
+        model._partial_joint = (None, 0.0)
+        depth_first.clear()
+        model._build_joint(LIMITS_SHARE)
+        first = tuple(int(v * he.LEVELS_FIRST) for v in model.limits)
+        assert depth_first == ([] if wide else [first])
+        seen.add(wide)
+    assert seen == {False, True}
+
+
 LIMITS_SHARE = 4.0  # (past hidden_exact.LEVELS_SHARE)
 
 
