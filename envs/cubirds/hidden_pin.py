@@ -60,6 +60,8 @@ from cardzoo.envs.cubirds.hidden_chain import SeatChain
 from cardzoo.envs.cubirds.hidden_count import _INV_FACT
 
 ROOT = (0,) * NUM_SPECIES
+#: ``math.lgamma(v + 1)`` for the counts of an open spread (:meth:`PinnedBox._spreads`).
+_LGAMMA = np.array([math.lgamma(v + 1) for v in range(128)])
 
 
 class PinnedBox:
@@ -142,47 +144,54 @@ class PinnedBox:
     def contents(self, pile: list[int]) -> dict[tuple, float]:
         """Every content the box can hold within ``pile`` (per species at most what it held),
         with its :meth:`log_weight` (listed from the closed choices and the open spreads,
-        not by trying every content)."""
+        not by trying every content). Since session 28 in arrays: the same contents in the
+        same order, the same weights to the last bit (the same operations in the same order)."""
         size = self.chain.box_size[self.step]
-        spreads: dict[int, list[tuple[list[int], float]]] = {}
-        out: dict[tuple, float] = {}
+        spreads: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        rows, logs = [], []
         for x, a in self.a_of.items():
             if not a or any(v > pile[s] for s, v in zip(self.closed, x)):
                 continue
             m = size - sum(x)
             if m not in spreads:
                 spreads[m] = self._spreads(m, pile)
+            spread, w = spreads[m]
+            if not len(w):
+                continue
             base = math.log(a) - math.log(self.rest[m]) - self.log_top
-            row = [0] * NUM_SPECIES
-            for s, v in zip(self.closed, x):
-                row[s] = v
-            for spread, w in spreads[m]:
-                for s, v in zip(self.opened, spread):
-                    row[s] = v
-                out[tuple(row)] = base + w
-        return out
+            row = np.zeros((len(w), NUM_SPECIES), dtype=np.int64)
+            row[:, list(self.closed)] = x
+            row[:, list(self.opened)] = spread
+            rows.append(row)
+            logs.append(base + w)
+        if not rows:
+            return {}
+        counts = np.concatenate(rows).tolist()
+        return dict(zip(map(tuple, counts), np.concatenate(logs).tolist()))
 
-    def _spreads(self, m: int, pile: list[int]) -> list[tuple[list[int], float]]:
+    def _spreads(self, m: int, pile: list[int]) -> tuple[np.ndarray, np.ndarray]:
         """The ways to put ``m`` open cards on the open species (each at most its cap and what
-        the pile held; none of a species weighing 0), with their log weights."""
-        out: list[tuple[list[int], float]] = []
+        the pile held; none of a species weighing 0), as rows in increasing order (the first
+        species most significant), with their log weights, each summed species by species."""
         opened = self.opened
         tops = [0 if t == 0.0 else min(c, pile[s]) for s, t, c in zip(opened, self.tilt, self.caps)]
-        logs = [math.log(t) if t > 0.0 else 0.0 for t in self.tilt]
-        spread = [0] * len(opened)
-
-        def rec(i: int, left: int, w: float) -> None:
-            if i == len(opened):
-                if not left:
-                    out.append((spread[:], w))
-                return
-            for v in range(min(tops[i], left) + 1):
-                spread[i] = v
-                rec(i + 1, left - v, w + v * logs[i] - math.lgamma(v + 1))
-            spread[i] = 0
-
-        rec(0, m, 0.0)
-        return out
+        after = list(accumulate(reversed(tops), initial=0))[::-1]  # what the later ones can hold
+        spread = np.zeros((1, 0), dtype=np.int64)
+        left, w = np.array([m]), np.zeros(1)
+        for i, t in enumerate(tops):
+            # Each partial spread goes on with every count of species i that still fits.
+            low = np.maximum(left - after[i + 1], 0)
+            many = np.minimum(left, t) - low + 1
+            keep = many > 0
+            spread, left, w, low, many = (v[keep] for v in (spread, left, w, low, many))
+            at = np.repeat(np.arange(len(left)), many)
+            v = low[at] + np.arange(len(at)) - np.repeat(np.cumsum(many) - many, many)
+            logt = math.log(self.tilt[i]) if self.tilt[i] > 0.0 else 0.0
+            spread = np.concatenate([spread[at], v[:, None]], axis=1)
+            left, w = left[at] - v, (w[at] + v * logt) - _LGAMMA[v]
+        if not tops and m:
+            return spread[:0], w[:0]
+        return spread, w
 
     def sample(self, rng: np.random.Generator, counts: list[int]) -> list[list[int]]:
         """The seat's boxes (in its order) with the pinned box holding ``counts``, drawn in
