@@ -52,6 +52,8 @@ from cardzoo.envs.cubirds.hidden_pin import (
 GROUP_STEPS = 150_000
 
 _MASK = (1 << (_BITS - 1)) - 1
+_SHIFTS = np.arange(NUM_SPECIES, dtype=np.int64) * _BITS
+_INV_FACTS = np.array(_INV_FACT)
 
 
 class GroupTooLarge(Exception):
@@ -89,10 +91,12 @@ class PinnedGroup:
             self.alpha.append(None)
             states, left, weight = self._forward(r, states, left, weight, pile, most)
         #: Per content ``u`` (what the boxes hold in all), the weight ``Z(u)``.
-        self.weight: dict[tuple, float] = {}
-        for used, a in zip((start - left).tolist(), weight.tolist()):
-            if a > 0.0:
-                self.weight[tuple((used >> (_BITS * s)) & _MASK for s in range(NUM_SPECIES))] = a
+        # (Unpacked species by species in one array: the same keys, in the same order.)
+        live = weight > 0.0
+        used = ((start - left[live])[:, None] >> _SHIFTS) & _MASK
+        self.weight: dict[tuple, float] = dict(
+            zip(map(tuple, used.tolist()), weight[live].tolist())
+        )
         self._cum: list[dict[tuple, tuple]] = [{} for _ in range(n)]
 
     def _forward(self, r: int, states: list, left, weight, pile: list[int], most: int) -> tuple:
@@ -220,28 +224,32 @@ class PinnedGroup:
 
     def _spreads(self, r: int, m: int, pile: list[int]) -> list[tuple[int, float, tuple]]:
         """The ways to put ``m`` open cards of step ``r`` on its open species (each at most
-        its cap and what the pile held; none of a species weighing 0): packed, weight, spread."""
+        its cap and what the pile held; none of a species weighing 0): packed, weight, spread.
+        Listed in arrays, a species at a time (session 28): the same ways in the same order
+        (the first species most significant), their weights multiplied in the same order."""
         chain = self.chain
         opened = chain.boxes[r][3]
         tilts = chain.open_tilts[r]
         caps = chain.open_caps[r] or [m] * len(opened)
         tops = [0 if t == 0.0 else min(c, pile[s]) for s, t, c in zip(opened, tilts, caps)]
-        out: list[tuple[int, float, tuple]] = []
-        spread = [0] * len(opened)
-
-        def rec(i: int, left: int, w: float, code: int) -> None:
-            if i == len(opened):
-                if not left:
-                    out.append((code, w, tuple(spread)))
-                return
-            t, s = tilts[i], opened[i]
-            for v in range(min(tops[i], left) + 1):
-                spread[i] = v
-                rec(i + 1, left - v, w * t**v * _INV_FACT[v], code + (v << (_BITS * s)))
-            spread[i] = 0
-
-        rec(0, m, 1.0, 0)
-        return out
+        after = list(accumulate(reversed(tops), initial=0))[::-1]  # what the later ones can hold
+        spread = np.zeros((1, 0), dtype=np.int64)
+        left, w, code = np.array([m]), np.ones(1), np.zeros(1, dtype=np.int64)
+        for i, (t, s) in enumerate(zip(tilts, opened)):
+            # Each partial spread goes on with every count of species i that still fits.
+            low = np.maximum(left - after[i + 1], 0)
+            many = np.minimum(left, tops[i]) - low + 1
+            keep = many > 0
+            spread, left, w, code, low, many = (v[keep] for v in (spread, left, w, code, low, many))
+            at = np.repeat(np.arange(len(left)), many)
+            v = low[at] + np.arange(len(at)) - np.repeat(np.cumsum(many) - many, many)
+            powers = np.array([t**k for k in range(tops[i] + 1)])
+            spread = np.concatenate([spread[at], v[:, None]], axis=1)
+            left, code = left[at] - v, code[at] + (v << (_BITS * s))
+            w = (w[at] * powers[v]) * _INV_FACTS[v]
+        if not tops and m:
+            return []
+        return list(zip(code.tolist(), w.tolist(), map(tuple, spread.tolist())))
 
     def contents(self, pile: list[int]) -> dict[tuple, float]:
         """Every content the boxes can hold together, with ``log Z(u)`` less the largest."""
