@@ -53,7 +53,6 @@ GROUP_STEPS = 150_000
 
 _MASK = (1 << (_BITS - 1)) - 1
 _SHIFTS = np.arange(NUM_SPECIES, dtype=np.int64) * _BITS
-_INV_FACTS = np.array(_INV_FACT)
 
 
 class GroupTooLarge(Exception):
@@ -224,32 +223,28 @@ class PinnedGroup:
 
     def _spreads(self, r: int, m: int, pile: list[int]) -> list[tuple[int, float, tuple]]:
         """The ways to put ``m`` open cards of step ``r`` on its open species (each at most
-        its cap and what the pile held; none of a species weighing 0): packed, weight, spread.
-        Listed in arrays, a species at a time (session 28): the same ways in the same order
-        (the first species most significant), their weights multiplied in the same order."""
+        its cap and what the pile held; none of a species weighing 0): packed, weight, spread."""
         chain = self.chain
         opened = chain.boxes[r][3]
         tilts = chain.open_tilts[r]
         caps = chain.open_caps[r] or [m] * len(opened)
         tops = [0 if t == 0.0 else min(c, pile[s]) for s, t, c in zip(opened, tilts, caps)]
-        after = list(accumulate(reversed(tops), initial=0))[::-1]  # what the later ones can hold
-        spread = np.zeros((1, 0), dtype=np.int64)
-        left, w, code = np.array([m]), np.ones(1), np.zeros(1, dtype=np.int64)
-        for i, (t, s) in enumerate(zip(tilts, opened)):
-            # Each partial spread goes on with every count of species i that still fits.
-            low = np.maximum(left - after[i + 1], 0)
-            many = np.minimum(left, tops[i]) - low + 1
-            keep = many > 0
-            spread, left, w, code, low, many = (v[keep] for v in (spread, left, w, code, low, many))
-            at = np.repeat(np.arange(len(left)), many)
-            v = low[at] + np.arange(len(at)) - np.repeat(np.cumsum(many) - many, many)
-            powers = np.array([t**k for k in range(tops[i] + 1)])
-            spread = np.concatenate([spread[at], v[:, None]], axis=1)
-            left, code = left[at] - v, code[at] + (v << (_BITS * s))
-            w = (w[at] * powers[v]) * _INV_FACTS[v]
-        if not tops and m:
-            return []
-        return list(zip(code.tolist(), w.tolist(), map(tuple, spread.tolist())))
+        out: list[tuple[int, float, tuple]] = []
+        spread = [0] * len(opened)
+
+        def rec(i: int, left: int, w: float, code: int) -> None:
+            if i == len(opened):
+                if not left:
+                    out.append((code, w, tuple(spread)))
+                return
+            t, s = tilts[i], opened[i]
+            for v in range(min(tops[i], left) + 1):
+                spread[i] = v
+                rec(i + 1, left - v, w * t**v * _INV_FACT[v], code + (v << (_BITS * s)))
+            spread[i] = 0
+
+        rec(0, m, 1.0, 0)
+        return out
 
     def contents(self, pile: list[int]) -> dict[tuple, float]:
         """Every content the boxes can hold together, with ``log Z(u)`` less the largest."""

@@ -60,7 +60,10 @@ from cardzoo.envs.cubirds.hidden_chain import SeatChain
 from cardzoo.envs.cubirds.hidden_count import _INV_FACT
 
 ROOT = (0,) * NUM_SPECIES
-#: ``math.lgamma(v + 1)`` for the counts of an open spread (:meth:`PinnedBox._spreads`).
+#: :meth:`PinnedBox.contents` makes its rows in arrays where its contents may pass this many
+#: (session 28; below, the loops cost less).
+LISTED_CONTENTS = 1024
+#: ``math.lgamma(v + 1)`` for the counts of an open spread (:meth:`PinnedBox._spread_arrays`).
 _LGAMMA = np.array([math.lgamma(v + 1) for v in range(128)])
 
 
@@ -144,35 +147,56 @@ class PinnedBox:
     def contents(self, pile: list[int]) -> dict[tuple, float]:
         """Every content the box can hold within ``pile`` (per species at most what it held),
         with its :meth:`log_weight` (listed from the closed choices and the open spreads,
-        not by trying every content). Since session 28 in arrays: the same contents in the
-        same order, the same weights to the last bit (the same operations in the same order)."""
+        not by trying every content). Where there may be more than ``LISTED_CONTENTS`` of
+        them, in arrays (session 28): the same contents in the same order, the same weights."""
         size = self.chain.box_size[self.step]
-        spreads: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        rows, logs = [], []
+        chosen = []
         for x, a in self.a_of.items():
             if not a or any(v > pile[s] for s, v in zip(self.closed, x)):
                 continue
             m = size - sum(x)
+            chosen.append((x, m, math.log(a) - math.log(self.rest[m]) - self.log_top))
+        k = len(self.opened)
+        if sum(math.comb(m + k, k) for _, m, _ in chosen) > LISTED_CONTENTS:  # (a bound)
+            return self._contents_in_arrays(chosen, pile)
+        spreads: dict[int, list[tuple[list[int], float]]] = {}
+        out: dict[tuple, float] = {}
+        for x, m, base in chosen:
             if m not in spreads:
                 spreads[m] = self._spreads(m, pile)
+            row = [0] * NUM_SPECIES
+            for s, v in zip(self.closed, x):
+                row[s] = v
+            for spread, w in spreads[m]:
+                for s, v in zip(self.opened, spread):
+                    row[s] = v
+                out[tuple(row)] = base + w
+        return out
+
+    def _contents_in_arrays(self, chosen: list, pile: list[int]) -> dict[tuple, float]:
+        """:meth:`contents` for many contents: per closed choice its block of rows at once."""
+        spreads: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        closed, opened = list(self.closed), list(self.opened)
+        rows, logs = [], []
+        for x, m, base in chosen:
+            if m not in spreads:
+                spreads[m] = self._spread_arrays(m, pile)
             spread, w = spreads[m]
-            if not len(w):
-                continue
-            base = math.log(a) - math.log(self.rest[m]) - self.log_top
-            row = np.zeros((len(w), NUM_SPECIES), dtype=np.int64)
-            row[:, list(self.closed)] = x
-            row[:, list(self.opened)] = spread
-            rows.append(row)
-            logs.append(base + w)
+            if len(w):
+                row = np.zeros((len(w), NUM_SPECIES), dtype=np.int64)
+                row[:, closed] = x
+                row[:, opened] = spread
+                rows.append(row)
+                logs.append(base + w)
         if not rows:
             return {}
         counts = np.concatenate(rows).tolist()
         return dict(zip(map(tuple, counts), np.concatenate(logs).tolist()))
 
-    def _spreads(self, m: int, pile: list[int]) -> tuple[np.ndarray, np.ndarray]:
-        """The ways to put ``m`` open cards on the open species (each at most its cap and what
-        the pile held; none of a species weighing 0), as rows in increasing order (the first
-        species most significant), with their log weights, each summed species by species."""
+    def _spread_arrays(self, m: int, pile: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`_spreads` as arrays (rows of counts, log weights), a species at a time: the
+        same spreads in the same order (the first species most significant), each weight
+        summed with the same operations in the same order."""
         opened = self.opened
         tops = [0 if t == 0.0 else min(c, pile[s]) for s, t, c in zip(opened, self.tilt, self.caps)]
         after = list(accumulate(reversed(tops), initial=0))[::-1]  # what the later ones can hold
@@ -192,6 +216,28 @@ class PinnedBox:
         if not tops and m:
             return spread[:0], w[:0]
         return spread, w
+
+    def _spreads(self, m: int, pile: list[int]) -> list[tuple[list[int], float]]:
+        """The ways to put ``m`` open cards on the open species (each at most its cap and what
+        the pile held; none of a species weighing 0), with their log weights."""
+        out: list[tuple[list[int], float]] = []
+        opened = self.opened
+        tops = [0 if t == 0.0 else min(c, pile[s]) for s, t, c in zip(opened, self.tilt, self.caps)]
+        logs = [math.log(t) if t > 0.0 else 0.0 for t in self.tilt]
+        spread = [0] * len(opened)
+
+        def rec(i: int, left: int, w: float) -> None:
+            if i == len(opened):
+                if not left:
+                    out.append((spread[:], w))
+                return
+            for v in range(min(tops[i], left) + 1):
+                spread[i] = v
+                rec(i + 1, left - v, w + v * logs[i] - math.lgamma(v + 1))
+            spread[i] = 0
+
+        rec(0, m, 0.0)
+        return out
 
     def sample(self, rng: np.random.Generator, counts: list[int]) -> list[list[int]]:
         """The seat's boxes (in its order) with the pinned box holding ``counts``, drawn in

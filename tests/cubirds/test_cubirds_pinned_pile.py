@@ -72,6 +72,21 @@ def test_the_contents_listed_are_those_the_pinned_box_allows(monkeypatch):
     assert checked > 100
 
 
+def test_the_contents_made_in_arrays_are_those_listed_in_loops(monkeypatch):
+    # Session 28: where a box may hold many contents they are made in arrays; the same
+    # contents in the same order with the same weights to the last bit as the loops make.
+    from cardzoo.envs.cubirds import hidden_pin
+
+    model = _model(monkeypatch, True)
+    pile = model.avail[0]
+    both = []
+    for listed in (0, 10**9):
+        monkeypatch.setattr(hidden_pin, "LISTED_CONTENTS", listed)
+        both.append([list(pin.contents(pile).items()) for pin in model.pile_pin.pins])
+    assert both[0] == both[1]
+    assert sum(len(table) for table in both[0]) > 100
+
+
 def test_the_splits_of_a_pile_pinned_whole_weigh_the_product_of_their_boxes(monkeypatch):
     # Every split of the pile among the pinned boxes (each box's content one it can hold, the
     # contents summing to the pile) is drawn in proportion to the product of the boxes'
