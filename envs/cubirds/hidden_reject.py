@@ -100,11 +100,21 @@ class Rejection:
 
     def _pilot_kept(self, draws: int, need: int, give_up: bool = False) -> int:
         """How many of ``draws`` proposals (seeded 0) the rejection step keeps, counted up to
-        ``need`` (and, with ``give_up``, only while ``need`` can still be reached)."""
-        pilot = np.random.default_rng(0)
+        ``need`` (and, with ``give_up``, only while ``need`` can still be reached). Which of
+        them are kept is remembered per sampler (the seats' programmes in their order and the
+        pins), with the generator where it stopped: a later pilot of the same sampler reads
+        them and draws only the proposals past them (session 28: the same answers)."""
+        sampler = (
+            *(prog for _, prog in self.seats),
+            *(getattr(self, name, None) for name in ("pin", "pile_pin", "tail", "fed_last")),
+        )
+        pilots = self.__dict__.setdefault("_pilots", {})
+        outcomes, pilot = pilots.setdefault(sampler, ([], np.random.default_rng(0)))
         kept = 0
         for drawn in range(1, draws + 1):
-            kept += self._sample_seats(pilot) is not None
+            if drawn > len(outcomes):
+                outcomes.append(self._sample_seats(pilot) is not None)
+            kept += outcomes[drawn - 1]
             if kept >= need or (give_up and kept + draws - drawn < need):
                 break
         return kept
