@@ -316,7 +316,8 @@ class SeatChain:
                     cum.append(total)
                     nexts.append(nxt)
                     follow.append(None)
-        return (total, choices, cum, nexts, steps, kids, follow)
+        # (Tuples: kept for the game, and tuples of numbers leave the cyclic GC's lists.)
+        return (total, tuple(choices), tuple(cum), tuple(nexts), steps, kids, tuple(follow))
 
     def _shape(self, r: int, needs: tuple[int, ...]) -> tuple:
         """A state's choices before the open cards' weight: (the enumeration steps taken, per
@@ -326,7 +327,7 @@ class SeatChain:
         need = list(needs)
         for s, q in starts:
             if need[s]:  # the interval before ended short of its requirement
-                return (0, [], [])
+                return (0, (), ())
             need[s] = q
         # Hall's checks on what is left: the species of ``where`` must have taken at least
         # ``least`` here (what they still need beyond the room of their windows); the checks
@@ -343,7 +344,7 @@ class SeatChain:
                 for o in options
                 if not any(sum([o[0][i] for i in where]) < least for where, least in checks)
             ]
-        return (steps, options, [o[3] for o in options])
+        return (steps, tuple(options), tuple(o[3] for o in options))
 
     def _choices(
         self, r: int, closed: tuple, last: tuple, need: list[int]
