@@ -176,8 +176,9 @@ PIN_BOX = True
 #: (:class:`.hidden_pin.PinnedPile`, :mod:`.hidden_group`) before the single pin; False: not.
 PIN_PILE = True
 #: One pile: where a pilot run keeps fewer than ``MIN_KEPT`` of its proposals, the pile is split
-#: among the seats and what is left of it (:mod:`.hidden_group`, session 14).
-ONE_PILE_PIN = True
+#: among the seats and what is left of it (:mod:`.hidden_group`, session 14); where that does
+#: not fit and the chains serve alone, some seats and what is left as a tail (session 28).
+ONE_PILE_PIN = ONE_PILE_TAIL = True
 #: Several piles, where no pile's split fits ``hidden_pin.PILE_STEPS``: if a pilot run (fixed
 #: seed) of ``RARE_DRAWS`` proposals keeps fewer than ``WIDE_KEPT``, the splits are tried again
 #: within ``WIDE_PILE_STEPS`` (0: never; session 16; not at one pile or a fed last pile).
@@ -207,7 +208,7 @@ _SETTINGS = (
     (None, "PIN_BOX PIN_PILE ONE_PILE_PIN CAP_BOXES CAP_SOLE_BOXES WIDE_PILE_STEPS WIDE_KEPT"),
     (None, "ONE_RARE_FIRST ONE_RARE_KEPT ONE_RARE_SHARE ONE_RARE_CLASSES FEW_KEPT FEW_CLASSES"),
     (None, "CHOICE_DRAWS CHOICE_KEPT TAIL_KEPT RARE_DRAWS RARE_KEPT RARE_JOINT_SHARE RARE_CLASSES"),
-    (None, "LEVELS_SHARE LEVELS_FIRST LEVELS_FIRST_CLASSES"),
+    (None, "LEVELS_SHARE LEVELS_FIRST LEVELS_FIRST_CLASSES ONE_PILE_TAIL"),
     (hidden_fed, "FED_SEATS FED_KEPT FED_GROUP_STEPS"),
     (hidden_pin, "PILE_STEPS GRID_CELLS GRID_PAIRS GRID_SPARSITY"),
     (hidden_group, "GROUPS LAST_PILE REST_CONTENTS GROUP_STEPS"),
@@ -423,21 +424,17 @@ class ExactModel(Rejection):
         enough = bool(seats) and self._keeps_enough()
         if seats and ONE_PILE_PIN and not enough:
             # The rejection keeps few (nothing left, since session 22, too): the pile split.
-            self._pin_pile(
-                next(
-                    hidden_group.pile_candidates(
-                        self.seats, self.box_pile, self.avail, self.box_size[-1], self.tilt
-                    ),
-                    None,
-                )
+            candidates = hidden_group.pile_candidates(
+                self.seats, self.box_pile, self.avail, self.box_size[-1], self.tilt
             )
+            self._pin_pile(next(candidates, None))
         if seats and (MIN_KEPT <= 0 or self.pile_pin is not None or enough):
             return True
         # With the chains at hand: a share of the limits; past JOINT_CLASSES the larger try alone.
         share = JOINT_SHARE if seats else 1
         many = seats and self._classes() > JOINT_CLASSES
         if many and self._classes() > ONE_RARE_CLASSES:
-            return True
+            return not ONE_PILE_TAIL or hidden_tail.one_pile(self)
         if (not many and self._build_joint(share)) or (
             seats
             and ONE_RARE_SHARE > share
@@ -447,7 +444,7 @@ class ExactModel(Rejection):
         ):
             self.seats = None
             return True
-        return seats
+        return seats and (not ONE_PILE_TAIL or hidden_tail.one_pile(self))
 
     def _build_several(self) -> bool:
         """Several piles: the joint programme when it fits, else the chains with the rejection

@@ -192,6 +192,7 @@ class Rejection:
         the other seats took from it (``taken``)."""
         split = tail.draw(rng, taken)
         ignored = [0] * NUM_SPECIES
+        x[-1] = [0] * NUM_SPECIES  # (nothing left of the pile: the tail has no rest member)
         for place, pin, content in zip(tail.places, tail.pins, split):
             if place < 0:
                 x[-1] = list(content)

@@ -95,28 +95,57 @@ def choose_tail(
     rest: int,
     busy: set[int],
     most: int | None = None,
+    weights: list[float] | None = None,
 ) -> PileTail | None:
-    """The tail of the last pile: every seat not in ``busy`` (already pinned) whose boxes all
+    """The tail of the last pile: the seats not in ``busy`` (already pinned) whose boxes all
     lie in the last pile, and what is left of it (``rest`` cards, at most ``REST_CONTENTS``
-    contents, each open card weighing what the pile held). None if no seat qualifies, a
-    seat's group is too large, or the count passes ``most`` steps (``PILE_STEPS`` if None).
-    A function of the seats' structure alone."""
+    contents, each open card weighing ``weights``, by default what the pile held; no member
+    where nothing is left). None if no seat qualifies or the count cannot fit ``most`` steps
+    (``PILE_STEPS`` if None). A function of the seats' structure alone.
+
+    Since session 28 the tail may leave seats out: the seats' groups are counted fewest cards
+    first within one budget of ``GROUP_STEPS``; once one does not fit, the groups after it are
+    left to the rejection step (before, one group too large left the pile without a tail); where
+    the count passes ``most``, the member with the most contents is left out and the rest
+    counted again. The members stay in the seats' order."""
     last = len(avail) - 1
     pile = avail[last]
-    what_is_left = RestOfPile(rest, pile, pile)
-    if rest <= 0 or what_is_left.count() > hidden_group.REST_CONTENTS:
+    what_is_left = [RestOfPile(rest, weights or pile, pile)] if rest > 0 else []
+    if rest < 0 or (what_is_left and what_is_left[0].count() > hidden_group.REST_CONTENTS):
         return None
-    members = [
-        (i, list(range(len(boxes))))
+    qualify = [
+        i
         for i, (boxes, prog) in enumerate(seats)
         if i not in busy and prog.total > 0.0 and all(box_pile[g] == last for g in boxes)
     ]
-    if not members:
-        return None
-    try:
-        pins = pin_members(seats, members, pile)
-    except GroupTooLarge:
-        return None
-    places = [i for i, _ in members]
-    tail = PileTail([*pins, what_is_left], [*places, -1], pile, most or hidden_pin.PILE_STEPS)
-    return tail if tail.fits else None
+    left, fitted = hidden_group.GROUP_STEPS, {}
+    for i in sorted(qualify, key=lambda i: (sum(seats[i][1].box_size), i)):
+        try:
+            (pin,) = pin_members(seats, [(i, list(range(len(seats[i][0]))))], pile, left)
+        except GroupTooLarge:
+            left = 0  # (the budget spent: only seats with a single box may join now)
+            continue
+        left -= getattr(pin, "steps", 0)
+        fitted[i] = pin
+    places = sorted(fitted)
+    while places:
+        pins = [fitted[i] for i in places]
+        members = [*places, *(-1 for _ in what_is_left)]
+        tail = PileTail([*pins, *what_is_left], members, pile, most or hidden_pin.PILE_STEPS)
+        if tail.fits:
+            return tail
+        sizes = [len(pin.contents(pile)) for pin in pins]
+        places.pop(sizes.index(max(sizes)))
+    return None
+
+
+def one_pile(model) -> bool:
+    """One pile, where the chains serve alone and a pilot kept few (``hidden_exact``'s
+    ``ONE_PILE_TAIL``, session 28): the tail of the seats whose groups fit and what is left of
+    the pile, each open card weighing the chains' tilt (:func:`choose_tail`), if one fits.
+    True: the chains serve either way."""
+    rest = model.box_size[-1]
+    model.tail = choose_tail(
+        model.seats, model.box_pile, model.avail, rest, set(), None, model.tilt
+    )
+    return True

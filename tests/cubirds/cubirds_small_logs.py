@@ -40,6 +40,21 @@ def emptied_pile_log() -> list[tuple]:
     ]
 
 
+def one_pile_rest_log() -> list[tuple]:
+    """A hand-made 3-player log (seat 0's view) with one pile and two of its 12 cards left:
+    seat 1 draws 3, reveals two cards of species 0 and draws 1 more (two boxes), seat 2 draws
+    4 (one box), seat 0 draws 2 (session 28: the one-pile tail)."""
+    z = (0,) * 4
+    return [
+        (EV_SOURCE, (3, 3, 3, 3, *z)),
+        (EV_BATCH, 1, (0, 0, 3, 0, *z)),  # hidden draws carry a size only: species are not read
+        (EV_CLOSE, 1, 0, 2),
+        (EV_BATCH, 1, (0, 0, 1, 0, *z)),
+        (EV_BATCH, 2, (0, 0, 4, 0, *z)),
+        (EV_BATCH, 0, (0, 1, 1, 0, *z)),
+    ]
+
+
 def two_pile_log() -> list[tuple]:
     """A hand-made 3-player log (seat 0's view) with a reshuffle since its source: seats 1
     and 2 draw from both piles, and each reveals a count by an interval spanning the

@@ -23,7 +23,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from cardzoo.envs.cubirds import hidden, hidden_exact
+from cardzoo.envs.cubirds import hidden, hidden_exact, hidden_group
 from cardzoo.envs.cubirds.data import (
     EV_RESHUFFLE,
     EV_ROUND_END,
@@ -32,7 +32,13 @@ from cardzoo.envs.cubirds.game import Config, State
 from cardzoo.envs.cubirds.hidden_count import Programme
 from cardzoo.envs.cubirds.hidden_exact import ExactModel, TooLarge
 from cubirds_posterior import marginals, reference, world_of
-from cubirds_small_logs import emptied_pile_log, face_down_log, face_down_three_log, two_pile_log
+from cubirds_small_logs import (
+    emptied_pile_log,
+    face_down_log,
+    face_down_three_log,
+    one_pile_rest_log,
+    two_pile_log,
+)
 from cubirds_worlds import agrees_with_what_was_seen, explained_by_its_log, random_states
 from scipy.stats import chi2_contingency
 
@@ -331,6 +337,34 @@ def test_a_pile_drawn_to_its_end_is_sampled_by_the_chains(whole, monkeypatch):
     assert model.build() and model.box_size[-1] == 0
     assert model.seats is not None and model.joint is None
     assert (model.pile_pin is not None) == whole
+    got: Counter = Counter()
+    for _ in range(SAMPLES):
+        hid, draw = model.sample(rng)[:2]
+        got[(tuple(tuple(h) for h in hid[1:]), tuple(draw))] += 1
+    assert _worst_p_value(ref, got) > ALPHA
+
+
+@pytest.mark.parametrize(
+    ("make", "group_steps", "members"),
+    [(emptied_pile_log, None, 2), (one_pile_rest_log, None, 3), (one_pile_rest_log, 0, 2)],
+)
+def test_one_pile_with_a_tail_is_sampled_exactly(make, group_steps, members, monkeypatch):
+    # Session 28: one pile, the rejection keeping few and the pile not split among the seats:
+    # the seats whose groups fit and what is left of the pile (if anything) are drawn last,
+    # together (hidden_tail.one_pile). With no steps for groups, seat 1's two boxes are left
+    # to the rejection step, the tail keeping seat 2 and the rest.
+    monkeypatch.setattr(ExactModel, "_build_joint", lambda self, share=1: False)
+    monkeypatch.setattr(hidden_exact, "ONE_PILE_PIN", False)
+    monkeypatch.setattr(hidden_exact, "MIN_KEPT", 2.0)
+    if group_steps is not None:
+        monkeypatch.setattr(hidden_group, "GROUP_STEPS", group_steps)
+    log = make()
+    rng = np.random.default_rng(7)
+    ref, _ = reference(log, 0, 3, rng, SAMPLES, 10**6)
+    assert sum(ref.values()) == SAMPLES and len(ref) > 2
+    model = ExactModel(log, 0, 3)
+    assert model.build() and model.seats is not None and model.pile_pin is None
+    assert model.tail is not None and len(model.tail.pins) == members
     got: Counter = Counter()
     for _ in range(SAMPLES):
         hid, draw = model.sample(rng)[:2]
