@@ -410,7 +410,34 @@ def pin_members(
         if len(ks) == 1:
             pins.append(PinnedBox(seats[i][1], ks[0]))
             continue
-        group = PinnedGroup(seats[i][1], ks, pile, left)
+        group = _group(seats[i][1], ks, pile, left)
         left -= group.steps
         pins.append(group)
     return pins
+
+
+#: The last groups counted, by (chain, its boxes, the pile): each group, or the most steps it
+#: was given where it did not fit them. A model's pile split and then its tail (``hidden_tail``)
+#: often ask for the same groups (session 28: counted twice before, 5-20 ms each at some
+#: five-player positions). A group is a function of its key; ``most`` only says whether it fits.
+_GROUPS: dict[tuple, PinnedGroup | int] = {}
+GROUPS_KEPT = 16
+
+
+def _group(chain: SeatChain, ks: list[int], pile: list[int], most: int) -> PinnedGroup:
+    """``PinnedGroup(chain, ks, pile, most)``, from ``_GROUPS`` where it was counted (or
+    found too large for at least ``most`` steps) before."""
+    key = (chain, tuple(ks), tuple(pile))
+    got = _GROUPS.get(key)
+    if isinstance(got, PinnedGroup) and got.steps <= most:
+        return got
+    if got is not None and (isinstance(got, PinnedGroup) or most <= got):
+        raise GroupTooLarge
+    if len(_GROUPS) >= GROUPS_KEPT:
+        _GROUPS.clear()
+    try:
+        group = _GROUPS[key] = PinnedGroup(chain, ks, pile, most)
+    except GroupTooLarge:
+        _GROUPS[key] = most
+        raise
+    return group

@@ -64,3 +64,33 @@ def test_single_boxes_are_pinned_boxes_and_take_nothing_from_the_limit(monkeypat
     monkeypatch.setattr(hidden_group, "GROUP_STEPS", 0)
     pins = pin_members(seats, [(0, [1]), (1, [0])], LOOSE)
     assert all(isinstance(p, PinnedBox) for p in pins)
+
+
+def test_a_group_asked_for_again_answers_as_one_counted_afresh(monkeypatch):
+    # Session 28: the last groups counted are kept (``hidden_group._group``), so that a pile
+    # split and then a tail asking for the same group count it once. Kept or not, a group
+    # fits exactly the limits a fresh count fits, and one found too large for a limit is
+    # counted again only when given more.
+    monkeypatch.setattr(hidden_group, "_GROUPS", {})
+    prog = next(p for p in seat_chains(range(40, 56)) if p.n >= 2)
+    fresh = PinnedGroup(prog, [0, 1], LOOSE)
+    counted = []
+    real = PinnedGroup.__init__
+
+    def spy(self, *args):
+        counted.append(args[-1])
+        real(self, *args)
+
+    monkeypatch.setattr(PinnedGroup, "__init__", spy)
+    with pytest.raises(GroupTooLarge):
+        hidden_group._group(prog, [0, 1], LOOSE, fresh.steps - 1)
+    for fewer in (1, 2):  # (no more steps than before: not counted again)
+        with pytest.raises(GroupTooLarge):
+            hidden_group._group(prog, [0, 1], LOOSE, fresh.steps - fewer)
+    assert counted == [fresh.steps - 1]
+    group = hidden_group._group(prog, [0, 1], LOOSE, fresh.steps)
+    assert group.weight == fresh.weight and counted == [fresh.steps - 1, fresh.steps]
+    assert hidden_group._group(prog, [0, 1], LOOSE, fresh.steps + 5) is group
+    with pytest.raises(GroupTooLarge):  # (kept, but past this limit)
+        hidden_group._group(prog, [0, 1], LOOSE, fresh.steps - 1)
+    assert len(counted) == 2
