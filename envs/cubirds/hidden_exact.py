@@ -611,6 +611,8 @@ class ExactModel(Rejection):
                 return False
             seats.append((boxes, prog))
         self.seats = seats
+        if self.fed_last is not None:  # its bound over what the chains can reach (session 28)
+            self.fed_last.tighten(seats, self.box_pile)
         self.pin = self.pile_pin = self.tail = None
         if len(self.piles) > 1 and PIN_PILE:
             rest = self._pin_rest()

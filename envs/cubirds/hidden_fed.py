@@ -18,7 +18,8 @@ Both stay within one species, so the programme counts them level by level as bef
 ``hidden_exact.FED_PILES`` times its limits and ``hidden_exact.FED_CLASSES`` classes (at two
 players ``FED_DUEL_PILES`` and ``FED_DUEL_CLASSES``). Where it does not fit and the current pile
 is the only fed one, the per-seat chains with the rejection step serve at 2 and 3 players
-(:class:`FedLast`, session 21); otherwise the replay (inexact). Exactness is checked against a
+(:class:`FedLast`, session 21; since session 28 its bound only over what the chains can reach,
+:meth:`FedLast.tighten`); otherwise the replay (inexact). Exactness is checked against a
 brute-force reference that shuffles such a pile whole
 (``tests/cubirds/test_cubirds_exact_posterior.py::test_a_pile_made_of_thrown_away_hands_is_sampled_exactly``,
 both ways).
@@ -43,10 +44,12 @@ FED_SEATS = 3
 #: ``hidden_exact.RARE_DRAWS`` proposals (most such positions keep none: a pile drawn to its end
 #: was not pinned, and a call would spend ``REJECT_TRIES`` proposals on nothing; 0: no pilot).
 FED_KEPT = 2
-#: The groups' limit when the pile drawn before is pinned whole (``hidden_group.GROUP_STEPS``
-#: elsewhere): with face-down discards that pile spans every round before the reshuffle, and
-#: most of its splits do not fit at any limit that pays (``docs/cubirds_determinize.md``).
-FED_GROUP_STEPS = 30_000
+#: The groups' limit when the pile drawn before is pinned whole: with face-down discards that
+#: pile spans every round before the reshuffle, and many of its splits do not fit at any limit
+#: that pays (``docs/cubirds_determinize.md``). 30,000 in sessions 21-27; 150,000 (as
+#: ``hidden_group.GROUP_STEPS``) since session 28, when the bound's tightening
+#: (:meth:`FedLast.tighten`) made the pinned positions keep enough.
+FED_GROUP_STEPS = 150_000
 
 
 def round_end(model, i: int, ev: tuple) -> None:
@@ -154,6 +157,7 @@ class FedLast:
         for s in SPECIES:
             for t in range(min(lows[s], len(self.h[s]))):
                 self.h[s][t] = [-math.inf] * (most[s] + 1)
+        self.drawn, self.fed = drawn, fed
         self.log_top = self._bound(drawn, fed)
 
     @staticmethod
@@ -182,6 +186,36 @@ class FedLast:
             raise ValueError("no world agrees with the log (the fed pile's bound)")
         return top
 
+    def tighten(self, seats: list, box_pile: list[int]) -> None:
+        """The bound over what the proposals can reach (session 28): per species, ``t`` and
+        ``F`` lie between the sums of the seats' least and most (:func:`reach`, over each
+        chain's fillings of positive weight), so ``h`` is set to -inf outside and the knapsack
+        made again. At three-player positions along seeded games the bound over every ``(t,
+        F)`` stood 5-8 nats above any proposal's, keeping 0-1 of 2,000."""
+        last = max(box_pile)  # (the current pile: what is left of it is the last box)
+        self.loose_top = self.log_top  # (the bound before: for the tests)
+        cells: dict[int, set[int]] = {}
+        for g, s in self.cells:
+            cells.setdefault(g, set()).add(s)
+        t_lo, t_hi, f_lo, f_hi = ([0] * NUM_SPECIES for _ in range(4))
+        for boxes, prog in seats:
+            steps = boxes[::-1]  # (the chain counts its boxes in reverse)
+            for counted, lo, hi in (
+                ([set(SPECIES) if box_pile[g] == last else set() for g in steps], t_lo, t_hi),
+                ([cells.get(g, set()) for g in steps], f_lo, f_hi),
+            ):
+                least, most = reach(prog, counted)
+                for s in SPECIES:
+                    lo[s] += least[s]
+                    hi[s] += most[s]
+        self.ranges = (t_lo, t_hi, f_lo, f_hi)
+        for s, rows in enumerate(self.h):
+            for t, row in enumerate(rows):
+                for f in range(len(row)):
+                    if not (t_lo[s] <= t <= t_hi[s] and f_lo[s] <= f <= f_hi[s]):
+                        row[f] = -math.inf
+        self.log_top = self._bound(self.drawn, self.fed)
+
     def keep(self, x: list[list[int]], taken: list[int]) -> tuple[float, list[int] | None]:
         """``log`` of the probability to keep a proposal (``x``: its boxes; ``taken``: what it
         took from this pile), and what is left of the pile then (None if it is turned down)."""
@@ -199,3 +233,49 @@ class FedLast:
         if log_keep == -math.inf:
             return log_keep, None
         return log_keep, [a + f - t for a, f, t in zip(self.avail, fed, taken)]
+
+
+def reach(prog, counted: list[set[int]]) -> tuple[list[int], list[int]]:
+    """Per species, the least and the most cards that ``prog``'s fillings of positive weight
+    put in the counted cells (``counted[r]``: the species counted at the chain's step ``r``):
+    over its choices' closed counts, and for its open cards each open species between what the
+    others cannot hold and its cap (none where its tilt is 0)."""
+    memo: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+    zero = [0] * NUM_SPECIES
+    # From the first step whose steps after it count nothing, every filling adds 0.
+    done = len(counted)
+    while done and not counted[done - 1]:
+        done -= 1
+
+    def rec(r: int, entry: tuple) -> tuple[list[int], list[int]]:
+        if r >= done:
+            return zero, zero
+        got = memo.get((r, id(entry)))
+        if got is not None:
+            return got
+        closed, opened = prog.boxes[r][0], prog.boxes[r][3]
+        caps = prog.open_caps[r] or [prog.box_size[r]] * len(opened)
+        live = [(s, c) for s, w, c in zip(opened, prog.open_tilts[r], caps) if w > 0.0]
+        room = sum(c for _, c in live)
+        mine = counted[r]
+        lo = hi = None
+        for (x, m), after in zip(entry[1], entry[6]):
+            a, b = rec(r + 1, after) if r + 1 < prog.n else (zero, zero)
+            if mine:
+                a, b = a[:], b[:]
+                for s, v in zip(closed, x):
+                    if s in mine:
+                        a[s] += v
+                        b[s] += v
+                for s, c in live:
+                    if s in mine:
+                        a[s] += max(0, m - (room - c))
+                        b[s] += min(m, c)
+            lo = a if lo is None else list(map(min, lo, a))
+            hi = b if hi is None else list(map(max, hi, b))
+        memo[(r, id(entry))] = got = (lo, hi)
+        return got
+
+    if not prog.n:
+        return [0] * NUM_SPECIES, [0] * NUM_SPECIES
+    return rec(0, prog.memo[(prog.ids[0], (0,) * NUM_SPECIES)])

@@ -14,8 +14,9 @@ import math
 
 import numpy as np
 from cardzoo.envs.cubirds import hidden_exact, hidden_fed
-from cardzoo.envs.cubirds.game import Config
+from cardzoo.envs.cubirds.game import Config, State
 from cardzoo.envs.cubirds.hidden_exact import ExactModel
+from cardzoo.train.bench_loops import game_moves
 from cubirds_worlds import random_states
 
 
@@ -51,6 +52,54 @@ def test_the_fed_pile_bound_holds_along_games(monkeypatch):
         if checked == 6:
             break
     assert checked == 6 and finite >= 300
+
+
+def _position(seed: int, decision: int) -> State:
+    """A three-player face-down game of ``game_moves`` (the bench's games) at ``decision``."""
+    config = Config(num_players=3, reveal_round_end_discards=False)
+    state = State(config, seed=seed)
+    for move in next(iter(game_moves(State, config, 1, seed)))[:decision]:
+        state.apply_id(move)
+    return state
+
+
+def test_the_tightened_bound_covers_every_proposal(monkeypatch):
+    # Session 28 (``FedLast.tighten``): per species the cards drawn from the fed pile and the
+    # thrown hands' cards lie between what the chains' fillings can reach, so no proposal falls
+    # outside (it would be turned down by a factor of 0 it does not have); the bound over those
+    # ranges is never above the one over every (t, F).
+    monkeypatch.setattr(hidden_exact, "FED_CLASSES", 0)
+    rng = np.random.default_rng(5)
+    checked = 0
+    models = list(_fed_models(3, 1010))
+    state = _position(1001, 114)
+    pinned = ExactModel(state.log, state.current_player, 3)
+    assert pinned.build() and pinned.fed_last is not None
+    for model in [*models, pinned]:
+        fed_last = model.fed_last
+        t_lo, t_hi, f_lo, f_hi = fed_last.ranges
+        fed_last.seen = []
+        for _ in range(300):
+            model._sample_seats(rng)
+        for taken, fed, _ in fed_last.seen:
+            assert all(a <= t <= b for a, t, b in zip(t_lo, taken, t_hi))
+            assert all(a <= f <= b for a, f, b in zip(f_lo, fed, f_hi))
+        assert fed_last.log_top <= fed_last.loose_top
+        checked += len(fed_last.seen) > 0
+    assert checked >= 10
+
+
+def test_a_position_kept_for_the_replay_before_the_tightening_is_exact(monkeypatch):
+    # Three players, face down, the bench's game 1001 at decision 114: the pile before the
+    # reshuffle is split among the two seats, and the tightened bound keeps enough of the
+    # pilot's proposals; with the bound over every (t, F) it keeps too few (the replay served).
+    state = _position(1001, 114)
+    model = ExactModel(state.log, state.current_player, 3)
+    assert model.build() and model.seats is not None and model.pile_pin is not None
+    assert model.fed_last.log_top < model.fed_last.loose_top - 1.0
+    hidden_exact._BUILT.clear()
+    monkeypatch.setattr(hidden_fed.FedLast, "tighten", lambda self, seats, box_pile: None)
+    assert not ExactModel(state.log, state.current_player, 3).build()
 
 
 def test_positions_where_the_chains_keep_too_few_are_left_to_the_replay(monkeypatch):
