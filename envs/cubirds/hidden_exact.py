@@ -594,7 +594,7 @@ class ExactModel(Rejection):
                 np.maximum(new[t:], best[: drawn + 1 - t] + self.log_h[s][t], out=new[t:])
             best = new
         self.log_top = float(best[drawn]) if self.fed_last is None else self.fed_last.log_top
-        seats = []
+        seats, hidden_group._GROUPS = [], {}  # (the groups kept serve one build: its chains)
         for q in range(self.num_players):
             boxes = [g for g in range(len(self.seg_size)) if self.open[q] and self._seat(g) == q]
             if not boxes:

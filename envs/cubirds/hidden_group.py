@@ -420,6 +420,7 @@ def pin_members(
 #: was given where it did not fit them. A model's pile split and then its tail (``hidden_tail``)
 #: often ask for the same groups (session 28: counted twice before, 5-20 ms each at some
 #: five-player positions). A group is a function of its key; ``most`` only says whether it fits.
+#: Emptied whenever a model builds its seats' chains (``hidden_exact``): no later build asks.
 _GROUPS: dict[tuple, PinnedGroup | int] = {}
 GROUPS_KEPT = 16
 
