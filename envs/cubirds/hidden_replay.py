@@ -86,6 +86,13 @@ class _Plan:
         starts = [j for j, st in enumerate(self.steps) if st[0] in (EV_SOURCE, EV_RESHUFFLE)]
         self.segments = list(zip(starts, [*starts[1:], len(self.steps)]))
         self._index_piles()
+        #: Per seat: the cards its lays owe in all (what a fast replay starts from), and its
+        #: lays grouped by end, as (end, intervals ending there), in order (``_FastReplay._hall``).
+        self.owed = [sum(self.req[iv] for _, iv in mine) for mine in self.closes]
+        self.windows: list[list[tuple[int, tuple[int, ...]]]] = []
+        for mine in self.closes:
+            ends = sorted({end for end, _ in mine})
+            self.windows.append([(e, tuple(iv for end, iv in mine if end == e)) for e in ends])
 
     def _new_interval(self, species: int) -> int:
         self.req.append(-1)
@@ -434,6 +441,7 @@ class _FastReplay:
         "assigned",
         "pos",
         "first",
+        "owed",
         "uniforms",
         "avail",
         "pending",
@@ -454,7 +462,8 @@ class _FastReplay:
         self.req = plan.req
         self.assigned = [0] * len(plan.req)
         self.pos = [0] * n
-        self.first = [0] * n  # per seat: its first interval in ``closes`` not yet over
+        self.first = [0] * n  # per seat: its first window (``_Plan.windows``) not yet over
+        self.owed = list(plan.owed)  # per seat: what its lays still to come owe in all
         self.uniforms = iter(rng.random(plan.positions).tolist())
         self.avail = [0] * NUM_SPECIES
         self.pending = [[0] * NUM_SPECIES for _ in range(n)]
@@ -553,7 +562,7 @@ class _FastReplay:
         weights, later, minimum = self.weights, self.later, self.minimum
         uniforms, closed = self.uniforms, self.closed
         start = self.pos[q]
-        lays, first = len(self.plan.closes[q]), self.first
+        lays, first, owed = len(self.plan.windows[q]), self.first, self.owed
         for t in range(start, start + k):
             # No lay of this seat still to come (the usual case late in a hand): no window.
             tight = self._hall(q, t) if first[q] < lays else -1
@@ -575,8 +584,10 @@ class _FastReplay:
                 choice = max(s for s in SPECIES if weights[s])
             counts[choice] += 1
             iv = ivs[choice]
-            if req[iv] - assigned[iv] > later.get(iv, 0) and req[iv] >= 0:
-                minimum[choice] -= 1
+            if req[iv] >= 0:
+                owed[q] -= 1  # (a lay still to come: this card serves it)
+                if req[iv] - assigned[iv] > later.get(iv, 0):
+                    minimum[choice] -= 1
             if closed:
                 self._take_closed(choice, ivs)
             else:
@@ -591,24 +602,27 @@ class _FastReplay:
         up to their own end. Hall's condition for such windows: taken by end, the cards owed so
         far must fit in the positions left up to there. Returns the first end where they fill
         them exactly (position ``t`` must serve one of those lays), -1 if none, None if they do
-        not fit."""
-        mine = self.plan.closes[q]
-        req, assigned = self.req, self.assigned
+        not fit. The windows are taken by end until what is still owed in all no longer fills
+        the next one: no later one can be full either."""
+        windows = self.plan.windows[q]
+        n = len(windows)
         j = self.first[q]
-        while j < len(mine) and mine[j][0] <= t:
+        while j < n and windows[j][0] <= t:
             j += 1
         self.first[q] = j
+        req, assigned = self.req, self.assigned
+        total = self.owed[q]  # (the lays passed are met: they owe nothing)
         owed = 0
-        while j < len(mine):
-            end = mine[j][0]
-            while j < len(mine) and mine[j][0] == end:
-                iv = mine[j][1]
+        while j < n:
+            end, ivs = windows[j]
+            places = end - t
+            if total < places:
+                return -1
+            for iv in ivs:
                 owed += req[iv] - assigned[iv]
-                j += 1
-            if owed > end - t:
-                return None
-            if owed == end - t:
-                return end
+            if owed >= places:
+                return None if owed > places else end
+            j += 1
         return -1
 
     def _weigh(self, ivs: tuple[int, ...], tight: int) -> int:
@@ -660,17 +674,17 @@ class _FastReplay:
 
     def _take_closed(self, choice: int, ivs: tuple[int, ...]) -> None:
         """The next card is a ``choice`` from a pile drawn to its end: take it, and keep each
-        species' places left (``room``) up to date."""
+        species' places left (``room``) up to date. A species' room is, over the intervals with
+        places in this pile, ``min(places left, cards still owed)`` (all the places left, if no
+        lay ends the interval): this card's position leaves every interval of it, so each
+        species' room loses one where the places were the smaller (or no lay ends it), and
+        ``choice``'s loses one anyway (its interval is owed one card less too)."""
         req, assigned, room, left_here = self.req, self.assigned, self.room, self.left_here
-        # What _room computes, written out: this runs 16 times per card.
         for s in SPECIES:
             jv = ivs[s]
             r, left = req[jv], left_here[jv]
-            room[s] -= left if r < 0 else min(left, r - assigned[jv])
+            if r < 0 or left <= r - assigned[jv] or s == choice:
+                room[s] -= 1
+            left_here[jv] = left - 1
         self.avail[choice] -= 1
         assigned[ivs[choice]] += 1
-        for s in SPECIES:
-            jv = ivs[s]
-            r, left = req[jv], left_here[jv] - 1
-            left_here[jv] = left
-            room[s] += left if r < 0 else min(left, r - assigned[jv])

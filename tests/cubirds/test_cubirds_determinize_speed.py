@@ -159,3 +159,67 @@ def test_a_slow_late_position_is_fast_now_and_its_samples_agree():
     assert through >= 12  # measured 47 of 400 (12%); about 1% before the bound
     for k in range(10):
         agrees_with_what_was_seen(state, state.determinize(p, np.random.default_rng(k)), p)
+
+
+def _plain_hall(replay: hidden_replay._FastReplay, q: int, t: int) -> int | None:
+    """``_FastReplay._hall`` as first written: every window of the lays still to come, by end,
+    with nothing owed taken as known in advance."""
+    owed = 0
+    for end, ivs in replay.plan.windows[q]:
+        if end <= t:
+            continue
+        owed += sum(replay.req[iv] - replay.assigned[iv] for iv in ivs)
+        if owed > end - t:
+            return None
+        if owed == end - t:
+            return end
+    return -1
+
+
+class _CheckedReplay(hidden_replay._FastReplay):
+    """A fast replay that checks, card by card, what its lays still owe, its windows against
+    the plain scan and its places left per species (``room``) against their sum made afresh."""
+
+    __slots__ = ("checked",)
+
+    def __init__(self, plan: hidden_replay._Plan, rng: np.random.Generator) -> None:
+        super().__init__(plan, rng)
+        self.checked = [0, 0]
+
+    def _hall(self, q: int, t: int) -> int | None:
+        windows = self.plan.windows[q]
+        assert self.owed[q] == sum(self.req[iv] - self.assigned[iv] for _, w in windows for iv in w)
+        got = super()._hall(q, t)
+        assert got == _plain_hall(self, q, t), (q, t)
+        self.checked[0] += 1
+        return got
+
+    def _take_closed(self, choice: int, ivs: tuple[int, ...]) -> None:
+        super()._take_closed(choice, ivs)
+        afresh = [0] * len(self.room)
+        for iv, left in self.left_here.items():
+            afresh[self.plan.species_of[iv]] += hidden_replay._room(
+                self.req[iv], self.assigned[iv], left
+            )
+        assert afresh == self.room
+        self.checked[1] += 1
+
+
+def test_the_replays_kept_sums_equal_their_plain_recount():
+    """The fast replay keeps what its lays still owe in all (its windows stop where that no
+    longer fills the next one) and each species' places left in a pile drawn to its end, card
+    by card (session 29: a third less per replay). At positions of face-down and public games,
+    every window check equals the plain scan over every window and every ``room`` its sum made
+    afresh, failed replays included."""
+    checked = [0, 0]
+    for seed, n, reveal in ((1000, 3, False), (1001, 4, False), (7, 5, True)):
+        config = Config(num_players=n, reveal_round_end_discards=reveal)
+        for state in list(random_states(n, seed, every=23, config=config))[2:]:
+            p = state.current_player
+            plan = hidden_replay._Plan(state.log, p, n)
+            rng = np.random.default_rng(seed)
+            for _ in range(6):
+                replay = _CheckedReplay(plan, rng)
+                replay.run()
+                checked = [a + b for a, b in zip(checked, replay.checked)]
+    assert min(checked) >= 2000, checked
