@@ -120,7 +120,7 @@ class _Seat:
             or len(found[3][4]) > len(steps)
             or steps[: len(found[3][4])] != found[3][4]
         ):
-            found = self._closed(split, q, key, advance, memo.get("record") if memo else None)
+            found = self._closed(split, q, key, memo.get("record") if memo else None)
         self.rows, self.mats, self.scale, (v, live, size, s, done) = found
         more = steps[len(done) :]
         if more:  # only the rows still alive are walked (``walks.walk_rows``)
@@ -139,7 +139,7 @@ class _Seat:
         for b in range(len(self.mats) - 1, 0, -1):
             self.alive.insert(0, reach[b - 1] & (self.mats[b] @ self.alive[0] > 0))
 
-    def _closed(self, split: _Split, q: int, key: int, advance, record=None) -> tuple:
+    def _closed(self, split: _Split, q: int, key: int, record=None) -> tuple:
         """From scratch: rows, the closed piles' matrices and scale, and the start of the
         last pile's walk (its weights, hand size, log factor, steps walked: none). The first
         pile's walk is the record's, kept for every viewer (``walks.py``, ``record``)."""
@@ -150,14 +150,16 @@ class _Seat:
         if scale == float("-inf"):
             raise _Impossible
         mats = [v[None, rows[0]]]
-        for b in range(1, len(pools)):
-            start = self.sizes[b - 1]
-            m, _, s = _walk(advance, _one_hot(rows[b - 1], start), start, split.steps[q][b], key)
-            mats.append(m[:, rows[b]])
-            scale += s
+        for b in range(1, len(pools)):  # (each closed pile's matrix is kept with the record)
+            start, steps = self.sizes[b - 1], split.steps[q][b]
+            found = walks.closed_pile(record, (q, key, b), rows[b - 1], rows[b], start, steps, key)
+            if found is None:
+                raise _Impossible
+            mats.append(found[0])
+            scale += found[1]
         start = self.sizes[len(pools) - 1]
         live = np.arange(len(rows[-1]))
-        return rows, mats, scale, (_one_hot(rows[-1], start), live, start, 0.0, [])
+        return rows, mats, scale, (walks.one_hot(rows[-1], start), live, start, 0.0, [])
 
     def full_last(self) -> np.ndarray:
         """``last`` over every row at the last reshuffle (the rows left out weigh zero)."""
@@ -195,12 +197,6 @@ def _walk(advance, v: np.ndarray, size: int, steps: list, key: int) -> tuple:
 def _fits(pool: list[int], size: int) -> np.ndarray:
     """The hands of ``size`` cards that fit in the multiset ``pool``, as hand indices."""
     return np.flatnonzero((_COUNTS[size] <= np.array(pool, dtype=np.int16)).all(axis=1))
-
-
-def _one_hot(rows: np.ndarray, size: int) -> np.ndarray:
-    v = np.zeros((len(rows), len(_HANDS[size].hands)))
-    v[np.arange(len(rows)), rows] = 1.0
-    return v
 
 
 def _completable(seats: list[_Seat], b: int, pool: list[int]) -> tuple[list, np.ndarray]:

@@ -73,7 +73,7 @@ from cardzoo.envs.sitting_ducks.exact import _HANDS
 from cardzoo.envs.sitting_ducks.last_split import Staged, Swept, in_seat_order
 from cardzoo.envs.sitting_ducks.split import Split as _Split
 from cardzoo.envs.sitting_ducks.split import split_for
-from cardzoo.envs.sitting_ducks.walks import advance
+from cardzoo.envs.sitting_ducks.walks import advance, one_hot
 
 if TYPE_CHECKING:
     from cardzoo.envs.sitting_ducks.game import State
@@ -229,16 +229,9 @@ def _live_at(v: np.ndarray, live: np.ndarray, rows: int) -> np.ndarray:
     return out
 
 
-def _one_hot(rows: np.ndarray, size: int) -> np.ndarray:
-    """One row per candidate hand of ``size`` cards, weight 1 on that hand."""
-    v = np.zeros((len(rows), len(_HANDS[size].hands)))
-    v[np.arange(len(rows)), rows] = 1.0
-    return v
-
-
 def _start(rows: np.ndarray, size: int):
     """A walk's start (``walks.walk``): one row per candidate hand of ``size`` cards."""
-    return lambda: (_one_hot(rows, size), size)
+    return lambda: (one_hot(rows, size), size)
 
 
 def _prefix(split: _Split, cands: list, pos: list, keys: list[int], memo) -> tuple:
@@ -258,7 +251,7 @@ def _prefix(split: _Split, cands: list, pos: list, keys: list[int], memo) -> tup
             name = ("pile", split.player, q, key, b)
             found = memo.get(name) if memo is not None else None
             if found is None:
-                v, size, s = advance(_one_hot(cands[b - 1][i], size), size, split.steps[q][b], key)
+                v, size, s = advance(one_hot(cands[b - 1][i], size), size, split.steps[q][b], key)
                 found = (v[:, cands[b][i]], size, s)
                 if memo is not None:
                     memo[name] = found

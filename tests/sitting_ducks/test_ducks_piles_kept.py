@@ -5,9 +5,11 @@ equal those built with nothing kept, in their weights and their samples."""
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
-from cardzoo.envs.sitting_ducks import Config, State, reshuffled, walks
+from cardzoo.envs.sitting_ducks import Config, State, crowded, reshuffled, walks
 from test_ducks_walks import _fingerprint, _posterior, _same
 
 
@@ -53,3 +55,46 @@ def test_kept_piles_and_splits_along_a_game_equal_a_fresh_build(monkeypatch, n, 
     assert seen == most and len(piles) >= 2 * n
     assert len(listed) == len(set(listed))
     assert len(walked) == len(piles)
+
+
+def test_five_players_walk_each_closed_pile_once_and_sample_as_a_fresh_build(monkeypatch):
+    """Five players (``crowded.py``), session 29: each viewer's memo is made afresh at every
+    reshuffle, and every closed pile's matrix used to be walked again there for every seat; now
+    it is kept with the record (``walks.closed_pile``), walked once per seat, colour key and
+    rows (the old code walks each again at every later reshuffle, for each viewer). Along a
+    seeded game, every posterior two or more reshuffles in, with its closed piles taken from
+    the record, equals a build with nothing kept, in its weights and its samples."""
+    walked = [0]
+    advance = walks.advance
+
+    def counting(v, size, steps, key):
+        walked[0] += sys._getframe(1).f_code.co_name == "closed_pile"
+        return advance(v, size, steps, key)
+
+    monkeypatch.setattr(walks, "advance", counting)
+    monkeypatch.setattr(walks, "_RECORDS", {})
+    monkeypatch.setattr(crowded, "_MEMOS", {})
+    state = State(Config(num_players=5), seed=11)
+    pick = np.random.default_rng(11)
+    compared, most = 0, 0
+    while not state.terminal:
+        done = sum(e[3] is not None for e in state._log[1 : state._log_len])
+        if done >= 2:
+            player = state.current_player
+            carried = _fingerprint(_posterior(state, player))
+            before, kept = walked[0], (dict(crowded._MEMOS), dict(walks._RECORDS))
+            with monkeypatch.context() as m:
+                m.setattr(crowded, "_MEMOS", {})
+                m.setattr(walks, "_RECORDS", {})
+                m.setattr(reshuffled, "_PREFIXES", {})
+                _same(carried, _fingerprint(_posterior(state, player)))
+            walked[0] = before  # (the fresh build's walks are not the game's)
+            crowded._MEMOS.update(kept[0])
+            walks._RECORDS.update(kept[1])
+            compared += 1
+            most = max(most, done)
+        legal = state.legal_move_ids()
+        state.apply_id(legal[int(pick.integers(len(legal)))])
+    closed = [k for k in walks.memo_for(state._log) if k[0] == "closed"]
+    assert compared >= 40 and most >= 3
+    assert walked[0] == len(closed) >= 4 * most
