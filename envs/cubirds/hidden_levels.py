@@ -133,16 +133,17 @@ class Levels:
         avail = [_BIG] * prog.npiles if prog.avail is None else [row[s] for row in prog.avail]
         steps = self._bounds(k, caps, k == NUM_SPECIES - 1, avail)
         weight = np.array(prog.weights[s])
-        labels = sorted({st[1] for st in steps if st[2] >= 0})
-        column = {label: i for i, label in enumerate(labels)}
+        # Each interval's cards so far, per row, kept from its first step to its last only
+        # (carried through every step between: one array per interval, not a table).
+        last_use = {st[1]: i for i, st in enumerate(steps) if st[2] >= 0}
+        iv_sum: dict[int, np.ndarray] = {}
         state = np.arange(n_states)
         w = np.ones(n_states)
         pile_sum = np.zeros(n_states, dtype=np.int64)
-        iv_sum = np.zeros((n_states, len(labels)), dtype=np.int64)
         back, values = [], []
         at = steps[0][5]
         self.steps += n_states  # the first step's nodes (one per state)
-        for _, label, req, pile_room, iv_room, j, lo, hi in steps:
+        for i, (_, label, req, pile_room, iv_room, j, lo, hi) in enumerate(steps):
             if j != at:  # the walk goes pile by pile: a new pile starts empty
                 pile_sum = np.zeros(len(state), dtype=np.int64)
                 at = j
@@ -150,7 +151,8 @@ class Levels:
             hi = np.minimum(hi[state], left)
             lo = np.maximum(lo[state], left - pile_room[state])
             if req >= 0:
-                need = req - iv_sum[:, column[label]]
+                got = iv_sum.pop(label, None)
+                need = req - got if got is not None else np.full(len(state), req)
                 hi = np.minimum(hi, need)
                 lo = np.maximum(lo, need - iv_room[state])
             count = np.maximum(hi - lo + 1, 0)
@@ -161,15 +163,15 @@ class Levels:
             if self.steps > max_options:
                 return None
             parent = np.repeat(np.arange(len(state)), count)
-            value = lo[parent] + np.arange(rows) - np.repeat(np.cumsum(count) - count, count)
+            value = np.arange(rows) - np.repeat(np.cumsum(count) - count - lo, count)
             # (kept small: a large try's walk can reach hundreds of thousands of rows a step)
             back.append(parent.astype(np.int32))
             values.append(value.astype(np.int16))
             state, w, pile_sum = state[parent], w[parent] * weight[value], pile_sum[parent] + value
-            if labels:
-                iv_sum = iv_sum[parent]
-                if req >= 0:
-                    iv_sum[:, column[label]] += value
+            for other in iv_sum:
+                iv_sum[other] = iv_sum[other][parent]
+            if req >= 0 and last_use[label] > i:
+                iv_sum[label] = value if got is None else got[parent] + value
         x = np.zeros((len(state), caps.shape[1]), dtype=np.int16)
         at_row = np.arange(len(state))
         for i in range(n - 1, -1, -1):
