@@ -309,8 +309,9 @@ class RestOfPile:
     def count(self) -> int:
         """How many contents the rest can have (without listing them)."""
         ways = [1] + [0] * self.size
-        for a in self.caps:
-            ways = [sum(ways[m - v] for v in range(min(a, m) + 1)) for m in range(self.size + 1)]
+        for a in self.caps:  # (a window of ``a + 1`` over the running sums: exact integers)
+            sums = list(accumulate(ways, initial=0))
+            ways = [sums[m + 1] - sums[max(m - a, 0)] for m in range(self.size + 1)]
         return ways[-1]
 
     def contents(self, pile: list[int]) -> dict[tuple, float]:

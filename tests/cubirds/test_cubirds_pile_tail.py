@@ -96,3 +96,16 @@ def test_a_tail_keeps_more_proposals(monkeypatch):
         rng = np.random.default_rng(2)
         kept[tail] = sum(model._sample_seats(rng) is not None for _ in range(2000))
     assert kept[True] > 1.5 * kept[False]
+
+
+def test_the_rest_counts_the_contents_it_lists():
+    """``RestOfPile.count`` (which decides whether the last pile may be pinned, without listing
+    its contents; session 29: running sums instead of a sum per count) equals the number of
+    contents ``contents`` lists, for random sizes, piles and open-card weights (some zero)."""
+    rng = np.random.default_rng(29)
+    for _ in range(300):
+        pile = rng.integers(0, 9, 8).tolist()
+        size = int(rng.integers(0, sum(pile) + 1))
+        weights = (rng.random(8) * (rng.random(8) > 0.2)).tolist()
+        rest = RestOfPile(size, weights, pile)
+        assert rest.count() == len(rest.contents(pile)), (size, pile, weights)
