@@ -53,6 +53,14 @@ class BoundedFlow:
         self.excess[u] -= low
         return self._edge(u, v, high - low, low)
 
+    def copy(self) -> BoundedFlow:
+        """A network of the same edges and bounds, to be changed and solved on its own."""
+        out = BoundedFlow.__new__(BoundedFlow)
+        out.num_nodes = self.num_nodes
+        out.adj = [edges[:] for edges in self.adj]
+        out.excess, out.to, out.cap, out.low = self.excess[:], self.to[:], self.cap[:], self.low[:]
+        return out
+
     def flow(self, edge: int) -> int:
         """Units on an edge of a solved network."""
         return self.low[edge] + self.cap[edge ^ 1]
@@ -188,32 +196,73 @@ def pile_flow(
     The complete search also passes the least the pile may hold of each species (``least``:
     ``avail`` is then the most) and ``groups`` of thrown-away hands' intervals, as (species,
     low, high, intervals): together they take ``low..high`` cards of that species here."""
-    batches = plan.pile_batches[g]
-    node = SPECIES_NODE + NUM_SPECIES
-    interval_node: dict[int, int] = {}
-    for iv in bounds:
-        interval_node[iv] = node
-        node += 1
-    group_node = []
-    for _, _, _, ivs in groups:
-        group_node.append(node)
-        for k, iv in enumerate(ivs, node + 1):
-            interval_node[iv] = k
-        node += 1 + len(ivs)
-    net = BoundedFlow(node + len(batches))
+    shape = (g, tuple(bounds), tuple((s, tuple(ivs)) for s, _, _, ivs in groups))
+    kept = plan.flows.get(shape)
+    if kept is None:
+        kept = plan.flows[shape] = _PileNetwork(plan, g, list(bounds), groups)
+    closed = g < plan.last_pile  # (a pile drawn to its end gives all it holds, or ``least``)
     if least is None:
-        _add_supply(net, avail, g < plan.last_pile)
+        values = [(a if closed else 0, a) for a in avail]
     else:
-        closed = g < plan.last_pile
-        for s in range(NUM_SPECIES):
-            net.add(SOURCE, SPECIES_NODE + s, max(least[s], 0) if closed else 0, avail[s])
-    for iv, (low, high) in bounds.items():
-        net.add(SPECIES_NODE + plan.species_of[iv], interval_node[iv], low, high)
-    for (s, low, high, ivs), v in zip(groups, group_node):
-        net.add(SPECIES_NODE + s, v, low, high)
-        for iv in ivs:
-            net.add(v, interval_node[iv], 0, plan.by_pile[iv][g])
-    return _solve_batches(net, batches, node, interval_node, rng)
+        values = [(max(lo, 0) if closed else 0, a) for lo, a in zip(least, avail)]
+    values += bounds.values()
+    values += [(low, high) for _, low, high, _ in groups]
+    net = kept.net.copy()
+    for (u, v, e), (low, high) in zip(kept.variable, values):
+        if low > high:
+            raise ValueError(f"edge {u}->{v}: low {low} > high {high}")
+        net.excess[v] += low
+        net.excess[u] -= low
+        net.cap[e] = high - low
+        net.low[e] = low
+    if not net.solve(SOURCE, SINK, rng):
+        return None
+    return {i: tuple(net.flow(e) for e in row) for i, row in kept.batch_edges}
+
+
+class _PileNetwork:
+    """The network of :func:`pile_flow` for one pile, its intervals and its groups, made once
+    per plan (``_Plan.flows``) with the varying bounds left at zero: every call copies it and
+    sets them (the supply per species, each interval's range, each group's), so that each edge
+    keeps its number and its place in its nodes' lists, and a seeded solution is the one a
+    network made afresh gives (session 29: making it afresh was about a fifth of the complete
+    search's time at late face-down positions)."""
+
+    def __init__(self, plan: _Plan, g: int, intervals: list[int], groups: list) -> None:
+        batches = plan.pile_batches[g]
+        node = SPECIES_NODE + NUM_SPECIES
+        interval_node: dict[int, int] = {}
+        for iv in intervals:
+            interval_node[iv] = node
+            node += 1
+        group_node = []
+        for _, _, _, ivs in groups:
+            group_node.append(node)
+            for k, iv in enumerate(ivs, node + 1):
+                interval_node[iv] = k
+            node += 1 + len(ivs)
+        net = BoundedFlow(node + len(batches))
+        #: The edges whose bounds vary, as (from, to, edge), in the order ``pile_flow`` sets.
+        self.variable = []
+        ends = [(SOURCE, SPECIES_NODE + s) for s in range(NUM_SPECIES)]
+        ends += [(SPECIES_NODE + plan.species_of[iv], interval_node[iv]) for iv in intervals]
+        for u, v in ends:
+            self.variable.append((u, v, net.add(u, v, 0, 0)))
+        for (s, _, _, ivs), v in zip(groups, group_node):
+            self.variable.append((SPECIES_NODE + s, v, net.add(SPECIES_NODE + s, v, 0, 0)))
+            for iv in ivs:
+                net.add(v, interval_node[iv], 0, plan.by_pile[iv][g])
+        #: Per batch, its log index and its edges (one per species).
+        self.batch_edges = []
+        for b, (_, i, _, k, ivs) in enumerate(batches):
+            v = node + b
+            net.add(v, SINK, k, k)
+            row = [
+                net.add(interval_node.get(ivs[s], SPECIES_NODE + s), v, 0, k)
+                for s in range(NUM_SPECIES)
+            ]
+            self.batch_edges.append((i, row))
+        self.net = net
 
 
 def solve_pile(

@@ -86,6 +86,8 @@ class _Plan:
         starts = [j for j, st in enumerate(self.steps) if st[0] in (EV_SOURCE, EV_RESHUFFLE)]
         self.segments = list(zip(starts, [*starts[1:], len(self.steps)]))
         self._index_piles()
+        #: The networks of the piles' flows, made once (``flow.pile_flow``).
+        self.flows: dict[tuple, object] = {}
         #: Per seat: the cards its lays owe in all (what a fast replay starts from), and its
         #: lays grouped by end, as (end, intervals ending there), in order (``_FastReplay._hall``).
         self.owed = [sum(self.req[iv] for _, iv in mine) for mine in self.closes]

@@ -87,3 +87,71 @@ def test_a_check_without_rng_agrees_with_the_random_solution():
             assert _meets_bounds(*nets[1][:1], n, edges, nets[1][1])
         answers.add(checked)
     assert answers == {True, False}
+
+
+def _afresh(plan, g, avail, bounds, rng, least=None, groups=()):
+    """``flow.pile_flow`` as it was before its networks were kept (session 28): the network
+    made edge by edge at every call, in the same order."""
+    from cardzoo.envs.cubirds.flow import SINK, SOURCE, SPECIES_NODE
+
+    batches = plan.pile_batches[g]
+    node = SPECIES_NODE + 8
+    interval_node = {}
+    for iv in bounds:
+        interval_node[iv] = node
+        node += 1
+    group_node = []
+    for _, _, _, ivs in groups:
+        group_node.append(node)
+        for k, iv in enumerate(ivs, node + 1):
+            interval_node[iv] = k
+        node += 1 + len(ivs)
+    net = BoundedFlow(node + len(batches))
+    closed = g < plan.last_pile
+    for s in range(8):
+        low = (avail[s] if least is None else max(least[s], 0)) if closed else 0
+        net.add(SOURCE, SPECIES_NODE + s, low, avail[s])
+    for iv, (low, high) in bounds.items():
+        net.add(SPECIES_NODE + plan.species_of[iv], interval_node[iv], low, high)
+    for (s, low, high, ivs), v in zip(groups, group_node):
+        net.add(SPECIES_NODE + s, v, low, high)
+        for iv in ivs:
+            net.add(v, interval_node[iv], 0, plan.by_pile[iv][g])
+    rows = []
+    for b, (_, i, _, k, ivs) in enumerate(batches):
+        v = node + b
+        net.add(v, SINK, k, k)
+        rows.append(
+            (i, [net.add(interval_node.get(ivs[s], SPECIES_NODE + s), v, 0, k) for s in range(8)])
+        )
+    if not net.solve(SOURCE, SINK, rng):
+        return None
+    return {i: tuple(net.flow(e) for e in row) for i, row in rows}
+
+
+def test_a_kept_pile_network_solves_as_one_made_afresh(monkeypatch):
+    """The complete search's pile networks are made once per plan and copied (session 29).
+    At the bench's late four-player face-down positions, every check and every seeded solution
+    of the complete search equals that of the network made edge by edge (the same edges in the
+    same order: a seeded solution depends on it), failures included."""
+    import copy
+
+    from cardzoo.envs.cubirds import Config, State, flow, hidden_replay
+    from cardzoo.train.bench_loops import game_positions
+
+    kept_flow, compared = flow.pile_flow, [0, 0]
+
+    def both(plan, g, avail, bounds, rng, least=None, groups=()):
+        fresh = _afresh(plan, g, avail, bounds, copy.deepcopy(rng), least, groups)
+        got = kept_flow(plan, g, avail, bounds, rng, least, groups)
+        assert got == fresh
+        compared[got is None] += 1
+        return got
+
+    monkeypatch.setattr(flow, "pile_flow", both)
+    config = Config(num_players=4, reveal_round_end_discards=False)
+    for k, state in enumerate(game_positions(State, config, 6)["late"]):
+        plan = hidden_replay._Plan(state.log, state.current_player, 4)
+        for seed in range(3):
+            plan.sample_complete(np.random.default_rng(100 * k + seed))
+    assert min(compared) >= 200, compared
