@@ -9,7 +9,6 @@ whether a solution exists (the searches' pruning, most of the solves) uses block
 
 from __future__ import annotations
 
-from collections import deque
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -90,29 +89,32 @@ class BoundedFlow:
         return self._max_flow(s_star, t_star) == need
 
     def _max_flow(self, s: int, t: int) -> int:
-        """Edmonds-Karp: one breadth-first search per augmenting path, in the edges' order."""
+        """Edmonds-Karp: one breadth-first search per augmenting path, in the edges' order. The
+        search stops as soon as it reaches ``t``: the path to it is already fixed then."""
         adj, to, cap = self.adj, self.to, self.cap
         n = len(adj)
         total = 0
         while True:
-            parent = [-1] * n
-            seen = [False] * n
-            seen[s] = True
-            queue = deque([s])
-            while queue and not seen[t]:
-                u = queue.popleft()
+            parent = [-1] * n  # (the edge into each node reached; -2 at ``s``)
+            parent[s] = -2
+            queue = [s]
+            for u in queue:  # grows while read: a breadth-first search
                 for e in adj[u]:
-                    if cap[e] > 0 and not seen[to[e]]:
-                        seen[to[e]] = True
-                        parent[to[e]] = e
-                        queue.append(to[e])
-            if not seen[t]:
+                    if cap[e] > 0:
+                        v = to[e]
+                        if parent[v] == -1:
+                            parent[v] = e
+                            queue.append(v)
+                if parent[t] != -1:
+                    break
+            if parent[t] == -1:
                 return total
-            push = None
-            v = t
+            push = cap[parent[t]]
+            v = to[parent[t] ^ 1]
             while v != s:
                 e = parent[v]
-                push = cap[e] if push is None else min(push, cap[e])
+                if cap[e] < push:
+                    push = cap[e]
                 v = to[e ^ 1]
             v = t
             while v != s:
@@ -130,15 +132,7 @@ class BoundedFlow:
         n = len(adj)
         total = 0
         while True:
-            level = [-1] * n
-            level[s] = 0
-            order = [s]
-            for u in order:  # grows while read: a breadth-first search
-                d = level[u] + 1
-                for e in adj[u]:
-                    if cap[e] > 0 and level[to[e]] < 0:
-                        level[to[e]] = d
-                        order.append(to[e])
+            level = self._levels(s, t)
             if level[t] < 0:
                 return total
             next_edge = [0] * n
@@ -157,17 +151,40 @@ class BoundedFlow:
                     u = s
                     continue
                 edges, i, d = adj[u], next_edge[u], level[u] + 1
-                while i < len(edges) and (cap[edges[i]] <= 0 or level[to[edges[i]]] != d):
+                m = len(edges)
+                while i < m:
+                    e = edges[i]
+                    if cap[e] > 0 and level[to[e]] == d:
+                        break
                     i += 1
                 next_edge[u] = i
-                if i < len(edges):
-                    path.append(edges[i])
-                    u = to[edges[i]]
+                if i < m:
+                    path.append(e)
+                    u = to[e]
                 elif u == s:
                     break
                 else:  # a dead end: drop it for this phase and step back
                     level[u] = -1
                     u = to[path.pop() ^ 1]
+
+    def _levels(self, s: int, t: int) -> list[int]:
+        """Each node's distance from ``s`` over edges with room left (-1: not reached), by a
+        breadth-first search that stops at ``t``'s distance (no shortest path goes further)."""
+        adj, to, cap = self.adj, self.to, self.cap
+        level = [-1] * len(adj)
+        level[s] = 0
+        order = [s]
+        for u in order:  # grows while read
+            d = level[u] + 1
+            if 0 <= level[t] < d:
+                break
+            for e in adj[u]:
+                if cap[e] > 0:
+                    v = to[e]
+                    if level[v] < 0:
+                        level[v] = d
+                        order.append(v)
+        return level
 
 
 # ---------------------------------------------------------------------------------------------
