@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from cardzoo.envs.cubirds.flow import BoundedFlow
@@ -95,17 +97,14 @@ def _afresh(plan, g, avail, bounds, rng, least=None, groups=()):
     from cardzoo.envs.cubirds.flow import SINK, SOURCE, SPECIES_NODE
 
     batches = plan.pile_batches[g]
-    node = SPECIES_NODE + 8
-    interval_node = {}
-    for iv in bounds:
-        interval_node[iv] = node
-        node += 1
+    # Node numbers: the species, then each interval, then each group followed by its members.
+    numbers = itertools.count(SPECIES_NODE + 8)
+    interval_node = {iv: next(numbers) for iv in bounds}
     group_node = []
-    for _, _, _, ivs in groups:
-        group_node.append(node)
-        for k, iv in enumerate(ivs, node + 1):
-            interval_node[iv] = k
-        node += 1 + len(ivs)
+    for group in groups:
+        group_node.append(next(numbers))
+        interval_node.update((iv, next(numbers)) for iv in group[3])
+    node = next(numbers)
     net = BoundedFlow(node + len(batches))
     closed = g < plan.last_pile
     for s in range(8):
