@@ -125,9 +125,23 @@ def closed_pile(
     v, _, scale = advance(one_hot(rows, size), size, steps, key)
     if scale == float("-inf"):
         return None
+    m = v[:, to_rows]
     if memo is not None:
-        memo[name] = (v[:, to_rows], scale, list(steps))
-    return v[:, to_rows], scale
+        if _closed_bytes[0] + m.nbytes > CLOSED_BYTES:  # every record's dropped, then kept anew
+            for _, kept in _RECORDS.values():
+                for old in [k for k in kept if isinstance(k, tuple) and k[:1] == ("closed",)]:
+                    del kept[old]
+            _closed_bytes[0] = 0
+        memo[name] = (m, scale, list(steps))
+        _closed_bytes[0] += m.nbytes
+    return m, scale
+
+
+#: The closed piles' matrices kept with the records (``closed_pile``; about 12 MB along a
+#: six-player game, a finished game's never read again) are all dropped once they pass this
+#: many bytes together; those still needed are walked again when next asked for.
+CLOSED_BYTES = 48_000_000
+_closed_bytes = [0]
 
 
 def live_rows(v: np.ndarray, live: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -98,3 +98,46 @@ def test_five_players_walk_each_closed_pile_once_and_sample_as_a_fresh_build(mon
     closed = [k for k in walks.memo_for(state._log) if k[0] == "closed"]
     assert compared >= 40 and most >= 3
     assert walked[0] == len(closed) >= 4 * most
+
+
+def _closed_bytes() -> int:
+    return sum(
+        v[0].nbytes
+        for _, kept in walks._RECORDS.values()
+        for k, v in kept.items()
+        if isinstance(k, tuple) and k[:1] == ("closed",)
+    )
+
+
+def test_the_kept_closed_piles_stay_within_their_budget(monkeypatch):
+    """The closed piles' matrices kept with the records are dropped together once they pass
+    ``walks.CLOSED_BYTES`` (a finished game's are never asked for again); those still needed
+    are walked again, and the posteriors equal builds with nothing kept."""
+    monkeypatch.setattr(walks, "CLOSED_BYTES", 100_000)
+    monkeypatch.setattr(walks, "_closed_bytes", [0])
+    monkeypatch.setattr(walks, "_RECORDS", {})
+    monkeypatch.setattr(crowded, "_MEMOS", {})
+    state = State(Config(num_players=5), seed=11)
+    pick = np.random.default_rng(11)
+    dropped = compared = 0
+    while not state.terminal:
+        if sum(e[3] is not None for e in state._log[1 : state._log_len]) >= 2:
+            before = _closed_bytes()
+            player = state.current_player
+            carried = _fingerprint(_posterior(state, player))
+            assert _closed_bytes() <= walks.CLOSED_BYTES
+            dropped += _closed_bytes() < before
+            if state.move_count % 5 == 0:
+                kept = (dict(crowded._MEMOS), dict(walks._RECORDS), list(walks._closed_bytes))
+                with monkeypatch.context() as m:
+                    m.setattr(crowded, "_MEMOS", {})
+                    m.setattr(walks, "_RECORDS", {})
+                    m.setattr(reshuffled, "_PREFIXES", {})
+                    _same(carried, _fingerprint(_posterior(state, player)))
+                crowded._MEMOS.update(kept[0])
+                walks._RECORDS.update(kept[1])
+                walks._closed_bytes[:] = kept[2]
+                compared += 1
+        legal = state.legal_move_ids()
+        state.apply_id(legal[int(pick.integers(len(legal)))])
+    assert dropped >= 2 and compared >= 8, (dropped, compared)
