@@ -195,6 +195,7 @@ class BoundedFlow:
 # edges are added fixes the random solution a seeded rng finds, so it must not change.
 
 SOURCE, SINK, SPECIES_NODE = 0, 1, 2
+SPECIES = range(NUM_SPECIES)
 
 
 def pile_flow(
@@ -224,17 +225,7 @@ def pile_flow(
         values = [(max(lo, 0) if closed else 0, a) for lo, a in zip(least, avail)]
     values += bounds.values()
     values += [(low, high) for _, low, high, _ in groups]
-    net = kept.net.copy()
-    for (u, v, e), (low, high) in zip(kept.variable, values):
-        if low > high:
-            raise ValueError(f"edge {u}->{v}: low {low} > high {high}")
-        net.excess[v] += low
-        net.excess[u] -= low
-        net.cap[e] = high - low
-        net.low[e] = low
-    if not net.solve(SOURCE, SINK, rng):
-        return None
-    return {i: tuple(net.flow(e) for e in row) for i, row in kept.batch_edges}
+    return _solved(_with_bounds(kept.net, kept.variable, values), kept.batch_edges, rng)
 
 
 class _PileNetwork:
@@ -269,16 +260,7 @@ class _PileNetwork:
             self.variable.append((SPECIES_NODE + s, v, net.add(SPECIES_NODE + s, v, 0, 0)))
             for iv in ivs:
                 net.add(v, interval_node[iv], 0, plan.by_pile[iv][g])
-        #: Per batch, its log index and its edges (one per species).
-        self.batch_edges = []
-        for b, (_, i, _, k, ivs) in enumerate(batches):
-            v = node + b
-            net.add(v, SINK, k, k)
-            row = [
-                net.add(interval_node.get(ivs[s], SPECIES_NODE + s), v, 0, k)
-                for s in range(NUM_SPECIES)
-            ]
-            self.batch_edges.append((i, row))
+        self.batch_edges = _add_batches(net, batches, node, interval_node)
         self.net = net
 
 
@@ -295,35 +277,100 @@ def solve_pile(
     The intervals that decide that (spanning lays, thrown-away hands) hang under one node
     per species with that lower bound.
     """
-    batches = plan.pile_batches[g]
-    req = plan.req
-    nxt = g + 1
-    ahead = nxt <= plan.last_pile
-    future = SPECIES_NODE + NUM_SPECIES  # per species: the node of the look-ahead bound
-    node = future + NUM_SPECIES
-    interval_node: dict[int, int] = {}
-    fed = set(plan.fed[g]) if ahead and plan.pile_source[nxt][0] == EV_RESHUFFLE else set()
-    for _, _, _, _, ivs in batches:
-        for iv in ivs:
-            if (req[iv] >= 0 or iv in fed) and iv not in interval_node:
-                interval_node[iv] = node
-                node += 1
-    net = BoundedFlow(node + len(batches))
-    _add_supply(net, avail, g < plan.last_pile)
-    bound, under_future = _look_ahead(plan, g, assigned, interval_node, fed)
+    kept = plan.flows.get(g)
+    if kept is None:
+        kept = plan.flows[g] = _ExactNetwork(plan, g)
+    closed = g < plan.last_pile
+    values = [(a if closed else 0, a) for a in avail]  # (the pile's supply)
+    bound, _ = _look_ahead(plan, g, assigned, kept.interval_node, kept.fed)
     for s in range(NUM_SPECIES):
         if bound[s] > avail[s]:
             return None
-        net.add(SPECIES_NODE + s, future + s, max(0, bound[s]), avail[s])
-    if not _add_intervals(net, plan, g, assigned, interval_node, under_future):
+        values.append((max(0, bound[s]), avail[s]))
+    req, by_pile = plan.req, plan.by_pile
+    for iv in kept.lays:  # each lay's share of this pile: what it still needs less what later
+        need = req[iv] - assigned[iv]  # piles can give, up to its positions here
+        later = sum(c for h, c in by_pile[iv].items() if h > g)
+        low, high = max(0, need - later), min(need, by_pile[iv][g])
+        if low > high:
+            return None
+        values.append((low, high))
+    return _solved(_with_bounds(kept.net, kept.variable, values), kept.batch_edges, rng)
+
+
+class _ExactNetwork:
+    """The network of :func:`solve_pile` for one pile, made once per plan (``_Plan.flows``)
+    with the varying bounds left at zero (the supply, the look-ahead per species, each lay's
+    share), as :class:`_PileNetwork` is for :func:`pile_flow`: the same edges in the same
+    order as made afresh, so the same seeded solutions."""
+
+    def __init__(self, plan: _Plan, g: int) -> None:
+        batches = plan.pile_batches[g]
+        req, by_pile = plan.req, plan.by_pile
+        nxt = g + 1
+        ahead = nxt <= plan.last_pile
+        future = SPECIES_NODE + NUM_SPECIES  # per species: the node of the look-ahead bound
+        node = future + NUM_SPECIES
+        interval_node: dict[int, int] = {}
+        fed = set(plan.fed[g]) if ahead and plan.pile_source[nxt][0] == EV_RESHUFFLE else set()
+        for _, _, _, _, ivs in batches:
+            for iv in ivs:
+                if (req[iv] >= 0 or iv in fed) and iv not in interval_node:
+                    interval_node[iv] = node
+                    node += 1
+        self.interval_node, self.fed = interval_node, fed
+        # (which intervals count towards the look-ahead does not depend on what was drawn)
+        _, under_future = _look_ahead(plan, g, [0] * len(req), interval_node, fed)
+        net = BoundedFlow(node + len(batches))
+        ends = [(SOURCE, SPECIES_NODE + s) for s in range(NUM_SPECIES)]
+        ends += [(SPECIES_NODE + s, future + s) for s in range(NUM_SPECIES)]
+        #: The lays with a share of this pile, in the order of their edges.
+        self.lays: list[int] = []
+        self.variable = [(u, v, net.add(u, v, 0, 0)) for u, v in ends]
+        for iv, v in interval_node.items():
+            s = plan.species_of[iv]
+            parent = future + s if iv in under_future else SPECIES_NODE + s
+            if req[iv] < 0:  # a thrown-away hand: no requirement
+                net.add(parent, v, 0, by_pile[iv][g])
+                continue
+            self.lays.append(iv)
+            self.variable.append((parent, v, net.add(parent, v, 0, 0)))
+        self.batch_edges = _add_batches(net, batches, node, interval_node)
+        self.net = net
+
+
+def _with_bounds(kept: BoundedFlow, variable: list[tuple], values: list[tuple]) -> BoundedFlow:
+    """A copy of a kept network with its varying edges (``variable``: from, to, edge) given
+    their bounds (``values``: low, high); ValueError as :meth:`BoundedFlow.add`."""
+    net = kept.copy()
+    excess, cap, low_of = net.excess, net.cap, net.low
+    for (u, v, e), (low, high) in zip(variable, values):
+        if low > high:
+            raise ValueError(f"edge {u}->{v}: low {low} > high {high}")
+        excess[v] += low
+        excess[u] -= low
+        cap[e] = high - low
+        low_of[e] = low
+    return net
+
+
+def _add_batches(net: BoundedFlow, batches: list[tuple], node: int, interval_node: dict) -> list:
+    """The batches' edges (each takes exactly its size, from its intervals or straight from the
+    species): per batch, its log index and its edges, one per species."""
+    rows = []
+    for b, (_, i, _, k, ivs) in enumerate(batches):
+        v = node + b
+        net.add(v, SINK, k, k)
+        edges = [net.add(interval_node.get(ivs[s], SPECIES_NODE + s), v, 0, k) for s in SPECIES]
+        rows.append((i, edges))
+    return rows
+
+
+def _solved(net: BoundedFlow, rows: list, rng: np.random.Generator | None) -> dict | None:
+    """Solve: the cards of each batch by log index (``rows``: ``_add_batches``), or None."""
+    if not net.solve(SOURCE, SINK, rng):
         return None
-    return _solve_batches(net, batches, node, interval_node, rng)
-
-
-def _add_supply(net: BoundedFlow, avail: list[int], closed: bool) -> None:
-    """What the pile holds, per species; a pile drawn to its end (``closed``) gives all of it."""
-    for s in range(NUM_SPECIES):
-        net.add(SOURCE, SPECIES_NODE + s, avail[s] if closed else 0, avail[s])
+    return {i: tuple(net.flow(e) for e in row) for i, row in rows}
 
 
 def _look_ahead(
@@ -350,58 +397,6 @@ def _look_ahead(
             bound[s] += max(0, req[iv] - assigned[iv] - beyond)
     under_future |= fed & set(interval_node)
     return bound, under_future
-
-
-def _add_intervals(
-    net: BoundedFlow,
-    plan: _Plan,
-    g: int,
-    assigned: list[int],
-    interval_node: dict[int, int],
-    under_future: set[int],
-) -> bool:
-    """Each interval's share of this pile: what its lay still needs, less what later piles can
-    give, up to its positions here (a thrown-away hand: anything). False if none fits."""
-    req, by_pile = plan.req, plan.by_pile
-    future = SPECIES_NODE + NUM_SPECIES
-    for iv, v in interval_node.items():
-        s = plan.species_of[iv]
-        parent = future + s if iv in under_future else SPECIES_NODE + s
-        if req[iv] < 0:  # a thrown-away hand: no requirement
-            net.add(parent, v, 0, by_pile[iv][g])
-            continue
-        need = req[iv] - assigned[iv]
-        here = by_pile[iv][g]
-        later = sum(c for h, c in by_pile[iv].items() if h > g)
-        low, high = max(0, need - later), min(need, here)
-        if low > high:
-            return False
-        net.add(parent, v, low, high)
-    return True
-
-
-def _solve_batches(
-    net: BoundedFlow,
-    batches: list[tuple],
-    node: int,
-    interval_node: dict[int, int],
-    rng: np.random.Generator | None,
-) -> dict[int, tuple[int, ...]] | None:
-    """Add the batches (each takes exactly its size, from its intervals or straight from the
-    species) and solve: the cards of each batch by log index, or None."""
-    edges = []
-    for b, (_, _, _, k, ivs) in enumerate(batches):
-        v = node + b
-        net.add(v, SINK, k, k)
-        edges.append(
-            [
-                net.add(interval_node.get(ivs[s], SPECIES_NODE + s), v, 0, k)
-                for s in range(NUM_SPECIES)
-            ]
-        )
-    if not net.solve(SOURCE, SINK, rng):
-        return None
-    return {step[1]: tuple(net.flow(e) for e in row) for step, row in zip(batches, edges)}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -154,3 +154,25 @@ def test_a_kept_pile_network_solves_as_one_made_afresh(monkeypatch):
         for seed in range(3):
             plan.sample_complete(np.random.default_rng(100 * k + seed))
     assert min(compared) >= 200, compared
+
+
+def test_the_exact_search_samples_alike_with_kept_and_new_networks():
+    """The exact search's pile networks (``flow.solve_pile``) are kept per plan too (session
+    29): a plan whose networks served many searches samples what a new plan samples with the
+    same generator, at the bench's late four-player face-down positions."""
+    from cardzoo.envs.cubirds import Config, State, hidden_replay
+    from cardzoo.train.bench_loops import game_positions
+
+    config = Config(num_players=4, reveal_round_end_discards=False)
+    served = 0
+    for k, state in enumerate(game_positions(State, config, 8)["late"]):
+        worn = hidden_replay._Plan(state.log, state.current_player, 4)
+        for seed in range(4):
+            worn.sample_exact(np.random.default_rng(seed))
+        for seed in range(4, 8):
+            new = hidden_replay._Plan(state.log, state.current_player, 4)
+            a = worn.sample_exact(np.random.default_rng(seed))
+            assert a == new.sample_exact(np.random.default_rng(seed)), (k, seed)
+            served += a is not None
+        assert any(isinstance(key, int) for key in worn.flows)
+    assert served >= 8, served
