@@ -85,7 +85,7 @@ class BoundedFlow:
         if rng is None:
             return self._blocking_flows(s_star, t_star, need) == need
         for edges in self.adj:
-            edges[:] = [edges[j] for j in rng.permutation(len(edges))]
+            edges[:] = [edges[j] for j in rng.permutation(len(edges)).tolist()]
         return self._max_flow(s_star, t_star) == need
 
     def _max_flow(self, s: int, t: int) -> int:
