@@ -73,6 +73,15 @@ Stage 0 (``EXACT = True``, the default): where it applies, an exact sample from 
 exact samplers (their distribution is measurably off on small positions,
 ``tests/cubirds/test_cubirds_exact_posterior.py``).
 
+Then (session 30; ``hidden_mix.MOVES_PER_SLOT`` > 0, the default) the world a stage found is
+moved by a Markov chain whose stationary distribution is the exact posterior
+(:mod:`cardzoo.envs.cubirds.hidden_mix`): swaps of hidden cards, with the piles that thrown
+hands fed following along. Such moves can only bring the stages' distribution closer to the
+posterior; on the small hand-made logs, where the stages are measurably off, the moved worlds
+pass the comparison with the brute-force reference (``tests/cubirds/test_cubirds_mix.py``).
+Still not exact: how far from the posterior a chain of so many moves ends at large positions
+is measured, not bounded (``docs/cubirds_determinize.md``, session 30).
+
 Measured in random play (2 to 5 players, every other option value, one ``determinize`` call every
 5 decisions), with the default public round-end discards: 15,854 calls, 28 needed stage 2, 14
 stage 3, none a later stage; 0.9 ms per call on average, 142 ms at most (measured when stage 3
@@ -105,6 +114,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from cardzoo.envs.core import child_rng
+from cardzoo.envs.cubirds import hidden_mix
 from cardzoo.envs.cubirds.data import (
     EV_BATCH,
     EV_PUBLIC,
@@ -311,7 +321,7 @@ class _Kept:
     does not apply) and its replay plan, each made on first use (the exact model usually
     serves alone, and the plan costs about a third of a millisecond to read)."""
 
-    __slots__ = ("log", "player", "num_players", "exact_model", "_replay")
+    __slots__ = ("log", "player", "num_players", "exact_model", "_replay", "_mixer")
 
     def __init__(self, log: list[tuple], player: int, num_players: int) -> None:
         self.log = log  # read only at this length: plan_for checks it
@@ -319,12 +329,23 @@ class _Kept:
         self.num_players = num_players
         self.exact_model: ExactModel | None | bool = False
         self._replay: _Plan | None = None
+        self._mixer: hidden_mix.Mixer | None = None
 
     @property
     def replay(self) -> _Plan:
         if self._replay is None:
             self._replay = _Plan(self.log, self.player, self.num_players)
         return self._replay
+
+    def mixed(self, result: tuple, rng: np.random.Generator) -> tuple:
+        """A replay stage's world moved towards the posterior (:mod:`.hidden_mix`)."""
+        if self._mixer is None:
+            self._mixer = hidden_mix.Mixer(self.replay)
+        batches, _ = self._mixer.mix(result[4], list(result[1]), rng)
+        moved = self.replay._replay(batches)
+        if moved is None:  # every move keeps the world consistent: a bug
+            raise SamplingError(f"a move broke seat {self.player}'s world")
+        return moved
 
 
 def sample_hidden(
@@ -357,6 +378,8 @@ def sample_hidden(
             f"no world agrees with what seat {player} has seen (the complete search tried every "
             "choice): the log contradicts itself"
         )
+    if hidden_mix.MOVES_PER_SLOT:
+        result = kept.mixed(result, rng)
     new_log = _write_back(log, 0, result[4], result[5])
     return Sample(result[0], result[1], result[2], result[3], _with_piles(new_log))
 

@@ -23,7 +23,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from cardzoo.envs.cubirds import hidden, hidden_exact, hidden_group
+from cardzoo.envs.cubirds import hidden, hidden_exact, hidden_group, hidden_mix
 from cardzoo.envs.cubirds.data import (
     EV_RESHUFFLE,
     EV_ROUND_END,
@@ -112,8 +112,23 @@ def test_self_test_the_comparison_flags_the_replays_bias(monkeypatch):
     rng = np.random.default_rng(11)
     ref, _ = reference(state.log, p, 2, rng, SAMPLES, 10**7)
     monkeypatch.setattr(hidden, "EXACT", False)  # the replay, whatever the default
+    monkeypatch.setattr(hidden_mix, "MOVES_PER_SLOT", 0)  # its worlds as found (session 30)
     old = Counter(world_of(state.determinize(p, rng), p) for _ in range(SAMPLES))
     assert _worst_p_value(ref, old) < ALPHA
+
+
+def test_the_replays_worlds_moved_by_the_mixer_pass_the_comparison(monkeypatch):
+    # Session 30: the same position, the replay's worlds moved by the default number of moves
+    # of the chain whose stationary distribution is the posterior (hidden_mix): the bias that
+    # the self-test above flags is gone.
+    state = _small_position(0)
+    p = state.current_player
+    rng = np.random.default_rng(11)
+    ref, _ = reference(state.log, p, 2, rng, SAMPLES, 10**7)
+    monkeypatch.setattr(hidden, "EXACT", False)
+    assert hidden_mix.MOVES_PER_SLOT > 0
+    mixed = Counter(world_of(state.determinize(p, rng), p) for _ in range(SAMPLES))
+    assert _worst_p_value(ref, mixed) > ALPHA
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])

@@ -1,0 +1,135 @@
+"""The moves that bring the replay stages' worlds towards the posterior (session 30,
+:mod:`cardzoo.envs.cubirds.hidden_mix`).
+
+The replay stages find worlds consistent with everything the seat saw, but their distribution is
+off (the search stages solve each pile to one solution). The mixer's chain has the exact
+posterior as its stationary distribution, so moving a stage's worlds can only bring them closer.
+On the small hand-made logs the complete search's worlds, moved by the default number of moves,
+pass the chi-square comparison against the brute-force reference, which flags them as found.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+from cardzoo.envs.cubirds import hidden, hidden_mix
+from cardzoo.envs.cubirds.data import EV_ROUND_END
+from cardzoo.envs.cubirds.game import Config
+from cardzoo.envs.cubirds.hidden_mix import Mixer
+from cardzoo.envs.cubirds.hidden_replay import _Plan
+from cubirds_posterior import marginals, reference
+from cubirds_small_logs import face_down_log, face_down_three_log, four_seat_log, two_pile_log
+from cubirds_worlds import agrees_with_what_was_seen, explained_by_its_log, random_states
+from scipy.stats import chi2_contingency
+
+SAMPLES = 2000
+ALPHA = 1e-4  # per position, over all its marginals (Bonferroni)
+
+LOGS = [(face_down_log, 2), (face_down_three_log, 3), (two_pile_log, 3), (four_seat_log, 4)]
+
+
+def _world(result: tuple, n: int, log: list[tuple]) -> tuple:
+    """A replay result in the reference's terms (seat 0's view): the other seats' hidden cards,
+    then what they threw away at each face-down round end, and the draw pile's content."""
+    hidden_cards, left, _, _, _, leftovers = result
+    world = tuple(tuple(hidden_cards[q]) for q in range(1, n))
+    for i, ev in enumerate(log):
+        if ev[0] == EV_ROUND_END:
+            world += tuple(tuple(leftovers[i][q]) for q in range(1, n))
+    return world, tuple(left)
+
+
+def _worst_p_value(a: Counter, b: Counter) -> float:
+    ma, mb = marginals(a), marginals(b)
+    worst, tested = 1.0, 0
+    for key in ma:
+        values = sorted(set(ma[key]) | set(mb[key]))
+        if len(values) > 1:
+            table = [[ma[key][v] for v in values], [mb[key][v] for v in values]]
+            worst = min(worst, chi2_contingency(table)[1])
+            tested += 1
+    return worst * max(tested, 1)
+
+
+@pytest.mark.parametrize(("make", "n"), LOGS)
+def test_the_complete_searchs_worlds_moved_match_the_reference(make, n):
+    log = make()
+    rng = np.random.default_rng(3)
+    ref, _ = reference(log, 0, n, rng, SAMPLES, 10**7)
+    assert sum(ref.values()) == SAMPLES
+    plan = _Plan(log, 0, n)
+    mixer = Mixer(plan)
+    found, moved = Counter(), Counter()
+    kept = 0
+    for _ in range(SAMPLES):
+        result = plan.sample_complete(rng)
+        found[_world(result, n, log)] += 1
+        batches, k = mixer.mix(result[4], list(result[1]), rng)
+        kept += k
+        moved_result = plan._replay(batches)
+        assert moved_result is not None  # every move keeps the world consistent
+        moved[_world(moved_result, n, log)] += 1
+    assert kept > 0
+    assert _worst_p_value(ref, found) < ALPHA  # the search's worlds as found: off (self-test)
+    assert _worst_p_value(ref, moved) > ALPHA
+
+
+def test_a_fed_piles_change_moves_one_of_its_slots_with_the_posteriors_odds():
+    # face_down_three_log: pile 1 is made of the hands thrown away in pile 0. When a move
+    # changes a thrown hand by one card of x more and one of y less, pile 1's content changes
+    # alike, one of its y slots (drawn by another seat or still in the draw pile) becomes an x,
+    # and the move's odds carry N[y] / (N[x] + 1) * (C[x] + 1) / C[y].
+    log = face_down_three_log()
+    plan = _Plan(log, 0, 3)
+    result = plan.sample_complete(np.random.default_rng(4))
+    mixer = Mixer(plan)
+    assert mixer.fed_piles == [1]
+    left = list(result[1])
+    every = [[list(result[4][i]) for i, _, _ in boxes] for boxes in mixer.boxes]
+    every[1].append(left)
+    world = hidden_mix._World(mixer, every, result[4])
+    reserved = plan.pile_source[1][2]
+    slots = [sum(box[s] for box in every[1]) for s in range(8)]
+    content = [r + n for r, n in zip(reserved, slots)]
+    assert world.content[1] == content
+    y = next(s for s in range(8) if slots[s])
+    x = next(s for s in range(8) if s != y)
+    world.uniforms = iter([0.0])
+    world.fed = {1: [0] * 8}
+    world.fed[1][x], world.fed[1][y] = 1, -1
+    world.gap = {1: [-c for c in world.fed[1]]}
+    ratio = world._settle([])
+    want = slots[y] / (slots[x] + 1) * (content[x] + 1) / content[y]
+    assert ratio == pytest.approx(want)
+    after = [sum(box[s] for box in every[1]) for s in range(8)]
+    assert after[x] == slots[x] + 1 and after[y] == slots[y] - 1
+    assert not any(world.gap.get(1, ()))
+
+
+def test_no_moves_leave_the_world_as_found(monkeypatch):
+    log = face_down_three_log()
+    plan = _Plan(log, 0, 3)
+    result = plan.sample_complete(np.random.default_rng(1))
+    batches, kept = Mixer(plan).mix(result[4], list(result[1]), np.random.default_rng(2), 0)
+    assert kept == 0 and batches == result[4]
+
+
+@pytest.mark.parametrize("n", [4, 5])
+def test_moved_worlds_agree_with_everything_seen_along_face_down_games(n):
+    # Four- and five-player games with face-down discards, where the replay serves most late
+    # positions: every moved world must agree with the seat's view and its log.
+    rng = np.random.default_rng(n)
+    config = Config(num_players=n, reveal_round_end_discards=False)
+    mixed = 0
+    for state in random_states(n, 1000 + n, every=7, config=config):
+        if state.terminal:
+            continue
+        p = state.current_player
+        sample = state.determinize(p, rng)
+        if hidden.plan_for(state, p).exact_model is None:
+            mixed += 1
+        agrees_with_what_was_seen(state, sample, p)
+        explained_by_its_log(sample)
+    assert mixed >= 5
