@@ -89,9 +89,9 @@ class Mixer:
         self, batches: dict[int, tuple[int, ...]], left: list[int], rng, moves: int | None = None
     ) -> tuple[dict[int, tuple[int, ...]], int]:
         """``moves`` moves (default: ``MOVES_PER_SLOT`` per card the other seats drew unseen or
-        the draw pile holds, at least ``MIN_MOVES``) from the world of ``batches`` (log index -> cards) with ``left``
-        the draw pile's content (changed in place); returns the batches of the world reached
-        and the moves kept."""
+        the draw pile holds, at least ``MIN_MOVES``) from the world of ``batches`` (log index
+        -> cards) with ``left`` the draw pile's content (changed in place); returns the batches
+        of the world reached and the moves kept."""
         if moves is None:
             slots = self.plan.positions + sum(left)
             moves = max(MIN_MOVES, MOVES_PER_SLOT * slots) if MOVES_PER_SLOT else 0
