@@ -208,12 +208,14 @@ class _World:
             else:
                 busy += [second[0], second[1]]
                 self._swap(second)
-        if ratio > 0:
+        if ratio > 0 and (self.gap or self.fed):
             ratio = self._settle(busy)
         if ratio > 0:
             req = self.mixer.req
-            if any(delta and req[iv] >= 0 for iv, delta in self.change.items()):
-                ratio = 0.0
+            for iv, delta in self.change.items():
+                if delta and req[iv] >= 0:
+                    ratio = 0.0
+                    break
         if ratio >= 1 or u < ratio:
             for h, row in self.fed.items():
                 content = self.content[h]
@@ -253,6 +255,8 @@ class _World:
         ia, ib = ivs[a], ivs[b]
         change[ia] = change.get(ia, 0) - 1
         change[ib] = change.get(ib, 0) + 1
+        if feeds[ia] < 0 and feeds[ib] < 0:
+            return
         for iv, delta, x in ((ia, -1, a), (ib, 1, b)):
             h = feeds[iv]
             if h >= 0:  # a thrown hand: the content of the pile it fed changes alike
