@@ -10,12 +10,13 @@ pass the chi-square comparison against the brute-force reference, which flags th
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 import numpy as np
 import pytest
 from cardzoo.envs.cubirds import hidden, hidden_mix
-from cardzoo.envs.cubirds.data import EV_ROUND_END
+from cardzoo.envs.cubirds.data import EV_RESHUFFLE, EV_ROUND_END, EV_SOURCE
 from cardzoo.envs.cubirds.game import Config
 from cardzoo.envs.cubirds.hidden_mix import Mixer
 from cardzoo.envs.cubirds.hidden_replay import _Plan
@@ -80,32 +81,38 @@ def test_a_fed_piles_change_moves_one_of_its_slots_with_the_posteriors_odds():
     # face_down_three_log: pile 1 is made of the hands thrown away in pile 0. When a move
     # changes a thrown hand by one card of x more and one of y less, pile 1's content changes
     # alike, one of its y slots (drawn by another seat or still in the draw pile) becomes an x,
-    # and the move's odds carry N[y] / (N[x] + 1) * (C[x] + 1) / C[y].
+    # and the move's odds carry N[y] / (N[x] + 1) * (C[x] + 1) / C[y]. Every such (x, y).
     log = face_down_three_log()
     plan = _Plan(log, 0, 3)
     result = plan.sample_complete(np.random.default_rng(4))
     mixer = Mixer(plan)
     assert mixer.fed_piles == [1]
-    left = list(result[1])
-    every = [[list(result[4][i]) for i, _, _ in boxes] for boxes in mixer.boxes]
-    every[1].append(left)
-    world = hidden_mix._World(mixer, every, result[4])
     reserved = plan.pile_source[1][2]
-    slots = [sum(box[s] for box in every[1]) for s in range(8)]
-    content = [r + n for r, n in zip(reserved, slots)]
-    assert world.content[1] == content
-    y = next(s for s in range(8) if slots[s])
-    x = next(s for s in range(8) if s != y)
-    world.uniforms = iter([0.0])
-    world.fed = {1: [0] * 8}
-    world.fed[1][x], world.fed[1][y] = 1, -1
-    world.gap = {1: [-c for c in world.fed[1]]}
-    ratio = world._settle([])
-    want = slots[y] / (slots[x] + 1) * (content[x] + 1) / content[y]
-    assert ratio == pytest.approx(want)
-    after = [sum(box[s] for box in every[1]) for s in range(8)]
-    assert after[x] == slots[x] + 1 and after[y] == slots[y] - 1
-    assert not any(world.gap.get(1, ()))
+    tried = set()
+    for y in range(8):
+        for x in range(8):
+            left = list(result[1])
+            every = [[list(result[4][i]) for i, _, _ in boxes] for boxes in mixer.boxes]
+            every[1].append(left)
+            world = hidden_mix._World(mixer, every, result[4])
+            slots = [sum(box[s] for box in every[1]) for s in range(8)]
+            content = [r + n for r, n in zip(reserved, slots)]
+            assert world.content[1] == content
+            if x == y or not slots[y]:
+                continue
+            world.uniforms = iter([0.0])
+            world.fed = {1: [0] * 8}
+            world.fed[1][x], world.fed[1][y] = 1, -1
+            world.gap = {1: [-c for c in world.fed[1]]}
+            ratio = world._settle([])
+            n_part = slots[y] / (slots[x] + 1)
+            c_part = (content[x] + 1) / content[y]
+            assert ratio == pytest.approx(n_part * c_part)
+            tried.add((n_part != 1, c_part != 1))
+            after = [sum(box[s] for box in every[1]) for s in range(8)]
+            assert after[x] == slots[x] + 1 and after[y] == slots[y] - 1
+            assert not any(world.gap.get(1, ()))
+    assert (True, True) in tried  # (both factors told apart from 1 somewhere)
 
 
 def test_no_moves_leave_the_world_as_found(monkeypatch):
@@ -133,3 +140,76 @@ def test_moved_worlds_agree_with_everything_seen_along_face_down_games(n):
         agrees_with_what_was_seen(state, sample, p)
         explained_by_its_log(sample)
     assert mixed >= 5
+
+
+def _world_of(plan: _Plan, result: tuple) -> tuple[Mixer, list, hidden_mix._World]:
+    mixer = Mixer(plan)
+    left = list(result[1])
+    every = [[list(result[4][i]) for i, _, _ in boxes] for boxes in mixer.boxes]
+    every[plan.last_pile].append(left)
+    return mixer, every, hidden_mix._World(mixer, every, result[4])
+
+
+def test_a_pile_is_settled_outside_the_moves_boxes():
+    # The slot that takes the missing species is picked among the pile's slots outside the
+    # boxes the move swapped (the way back picks among the same ones).
+    plan = _Plan(face_down_three_log(), 0, 3)
+    result = plan.sample_complete(np.random.default_rng(4))
+    for u in (0.0, 0.3, 0.6, 0.999):
+        mixer, every, world = _world_of(plan, result)
+        boxes = every[1]
+        y = next(s for s in range(8) if sum(box[s] for box in boxes) > 1)
+        x = next(s for s in range(8) if s != y)
+        busy = [next(box for box in boxes if box[y])]  # one box holding a y: off limits
+        before = [list(box) for box in boxes]
+        world.uniforms = iter([u])
+        world.fed = {1: [0] * 8}
+        world.fed[1][x], world.fed[1][y] = 1, -1
+        world.gap = {1: [-c for c in world.fed[1]]}
+        ratio = world._settle(busy)
+        free = [box for box in before if box is not None]
+        ny = sum(b[y] for b, box in zip(free, boxes) if box is not busy[0])
+        nx = sum(b[x] for b, box in zip(free, boxes) if box is not busy[0])
+        content = world.content[1]
+        assert ratio == pytest.approx(ny / (nx + 1) * (content[x] + 1) / content[y])
+        assert busy[0] == before[boxes.index(busy[0])]  # untouched
+        changed = [i for i, (a, b) in enumerate(zip(before, boxes)) if a != b]
+        assert len(changed) == 1
+
+
+def test_a_double_move_keeps_both_swaps_boxes_off_the_settling():
+    # Both swaps' boxes are the move's: settling must not pick in them (the way back swaps
+    # them first). Seen through the boxes handed to the settling.
+    plan = _Plan(face_down_three_log(), 0, 3)
+    result = plan.sample_complete(np.random.default_rng(1))
+    mixer, every, world = _world_of(plan, result)
+    piles, odds = mixer._piles(every)
+    seen = []
+    world._settle = lambda busy: seen.append(list(busy)) or 0.0
+    rng = np.random.default_rng(0)
+    for _ in range(2000):
+        row = rng.random(8).tolist()
+        first = hidden_mix._swap(piles, odds, row[1], row[2], row[3])
+        if first is not None:
+            world.move(first, (piles, odds, row), 0.0)  # (settling refused: always undone)
+    doubles = [busy for busy in seen if len(busy) == 4]
+    assert doubles and all(len(busy) in (2, 4) for busy in seen)
+
+
+def test_only_a_reshuffle_is_fed_by_thrown_hands():
+    # A source after a face-down round end (a hand-set position) has a public content: the
+    # thrown hands feed no pile there.
+    log = [
+        ev if ev[0] != EV_RESHUFFLE else (EV_SOURCE, (1, 3, 1, 0, 0, 0, 0, 0))
+        for ev in face_down_log()
+    ]
+    assert Mixer(_Plan(log, 0, 2)).fed_piles == []
+    assert Mixer(_Plan(face_down_log(), 0, 2)).fed_piles == [1]
+
+
+def test_the_factorial_ratio_is_exact():
+    # (c + delta)! / c!, for the several cards a move can change in one fed pile's species.
+    for c in range(0, 7):
+        for delta in range(-3, 4):
+            want = 0.0 if c + delta < 0 else math.factorial(c + delta) / math.factorial(c)
+            assert hidden_mix._factorial_ratio(c, delta) == pytest.approx(want)
