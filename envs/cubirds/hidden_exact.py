@@ -111,7 +111,7 @@ from cardzoo.envs.cubirds.hidden_count import (
     TooLarge,  # noqa: F401 (raised at reading, by hidden_fed; callers catch it from here)
     draw_counts,
 )
-from cardzoo.envs.cubirds.hidden_reject import Rejection
+from cardzoo.envs.cubirds.hidden_reject import Rejection, knapsack_top
 
 #: Rejection rounds before the joint programme (if it fits) or the inexact replay is used
 #: instead: 2,000 since session 17 (200 before; where the pilot keeps 1.6 %, a call gives up
@@ -585,15 +585,11 @@ class ExactModel(Rejection):
             lows = [max(c - e, 0) for c, e in zip(self.closed, self.spent)]
         #: Per species, ``log h_s(t)`` for every ``t`` (cards of ``s`` the seats took from the
         #: last pile) up to what that pile held.
-        self.log_h = [[self._log_h(s, t) for t in range(a + 1)] for s, a in enumerate(avail)]
-        best = np.full(max(drawn + 1, 1), -np.inf)
-        best[0] = 0.0
-        for s, a in enumerate(avail if self.fed_last is None else ()):
-            new = np.full(drawn + 1, -np.inf)
-            for t in range(lows[s], min(a, drawn) + 1):
-                np.maximum(new[t:], best[: drawn + 1 - t] + self.log_h[s][t], out=new[t:])
-            best = new
-        self.log_top = float(best[drawn]) if self.fed_last is None else self.fed_last.log_top
+        self.log_h = [self._log_h_row(s) for s in SPECIES]
+        if self.fed_last is None:
+            self.log_top = knapsack_top(self.log_h, lows, [min(a, drawn) for a in avail], drawn)
+        else:
+            self.log_top = self.fed_last.log_top
         seats, hidden_group._GROUPS = [], {}  # (the groups kept serve one build: its chains)
         for q in range(self.num_players):
             boxes = [g for g in range(len(self.seg_size)) if self.open[q] and self._seat(g) == q]

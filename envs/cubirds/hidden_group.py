@@ -296,7 +296,7 @@ class RestOfPile:
     PinnedPile`). A world's exact weight is the chains' times a factor of what the seats took
     from the last pile, which with ``r`` left of it is ``prod_s w[s]**r[s] / r[s]!`` up to a
     constant (``w``: the chains' weight of an open card of that pile, ``tilt`` of
-    :meth:`.hidden_exact.ExactModel._log_h`; with several piles, what the pile held). So the
+    :meth:`.hidden_exact.ExactModel._log_h_row`; with several piles, what the pile held). So the
     rest weighs that, like a box of ``size`` cards with every species open, and the last
     pile's factor of the rejection step is then 1."""
 
