@@ -10,28 +10,6 @@ import pytest
 from cardzoo.envs.core import collector_paused
 
 
-@pytest.fixture
-def collections():
-    """Collections counted while the test runs, with a threshold that collects very often."""
-    seen: list[int] = []
-
-    def count(phase, info):
-        if phase == "start":
-            seen.append(info["generation"])
-
-    threshold = gc.get_threshold()
-    enabled = gc.isenabled()
-    gc.enable()
-    gc.set_threshold(5, 1, 1)
-    gc.callbacks.append(count)
-    try:
-        yield seen
-    finally:
-        gc.callbacks.remove(count)
-        gc.set_threshold(*threshold)
-        (gc.enable if enabled else gc.disable)()
-
-
 def _allocate(n: int = 2000) -> list:
     """Many small containers, which would bring on collections."""
     return [[i, (i,)] for i in range(n)]

@@ -22,37 +22,23 @@ def _position(seed: int = 3, moves: int = 60, players: int = 4) -> State:
     return state
 
 
-def test_no_collection_runs_inside_a_determinize_call(monkeypatch):
+def test_no_collection_runs_inside_a_determinize_call(monkeypatch, collections):
     state = _position()
-    seen: list[int] = []
     inside: list[tuple[bool, int, int]] = []  # (collector enabled, collections before, after)
     sample_hidden = hidden.sample_hidden
 
     def watched(*args, **kwargs):
-        before = len(seen)
+        before = len(collections)
         out = sample_hidden(*args, **kwargs)
-        inside.append((gc.isenabled(), before, len(seen)))
+        inside.append((gc.isenabled(), before, len(collections)))
         return out
 
-    def count(phase, info):
-        if phase == "start":
-            seen.append(info["generation"])
-
     monkeypatch.setattr(hidden, "sample_hidden", watched)
-    threshold, enabled = gc.get_threshold(), gc.isenabled()
-    gc.enable()
-    gc.set_threshold(5, 1, 1)
-    gc.callbacks.append(count)
-    try:
-        paused = state.determinize(state.current_player, np.random.default_rng(1))
-        assert gc.isenabled()
-        # The same body unpaused collects inside, and gives the same sample.
-        body = hidden.determinize.__wrapped__
-        plain = body(state, state.current_player, np.random.default_rng(1))
-    finally:
-        gc.callbacks.remove(count)
-        gc.set_threshold(*threshold)
-        (gc.enable if enabled else gc.disable)()
+    paused = state.determinize(state.current_player, np.random.default_rng(1))
+    assert gc.isenabled()
+    # The same body unpaused collects inside, and gives the same sample.
+    body = hidden.determinize.__wrapped__
+    plain = body(state, state.current_player, np.random.default_rng(1))
     (on, before, after), (plain_on, plain_before, plain_after) = inside
     assert not on and after == before
     assert plain_on and plain_after > plain_before

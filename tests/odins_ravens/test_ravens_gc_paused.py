@@ -12,28 +12,6 @@ import pytest
 from cardzoo.envs.odins_ravens import Config, State, hidden
 
 
-@pytest.fixture
-def collections():
-    """Collections counted while the test runs, with a threshold that collects very often."""
-    seen: list[int] = []
-
-    def count(phase, info):
-        if phase == "start":
-            seen.append(info["generation"])
-
-    threshold = gc.get_threshold()
-    enabled = gc.isenabled()
-    gc.enable()
-    gc.set_threshold(20, 2, 2)
-    gc.callbacks.append(count)
-    try:
-        yield seen
-    finally:
-        gc.callbacks.remove(count)
-        gc.set_threshold(*threshold)
-        (gc.enable if enabled else gc.disable)()
-
-
 def _long_log(seed=1, moves=400):
     s = State(Config(), seed=seed)
     rng = random.Random(seed)
