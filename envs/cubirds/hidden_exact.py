@@ -216,12 +216,14 @@ _SETTINGS = (
 )
 
 
+#: ``_SETTINGS`` as (module or None, name) pairs, split once.
+_SETTING_NAMES = [(module, name) for module, names in _SETTINGS for name in names.split()]
+
+
 def _settings() -> tuple:
     here = globals()
     return tuple(
-        here[name] if module is None else getattr(module, name)
-        for module, names in _SETTINGS
-        for name in names.split()
+        here[name] if module is None else getattr(module, name) for module, name in _SETTING_NAMES
     )
 
 

@@ -118,7 +118,10 @@ class Rejection:
             *(getattr(self, name, None) for name in ("pin", "pile_pin", "tail", "fed_last")),
         )
         pilots = self.__dict__.setdefault("_pilots", {})
-        outcomes, pilot = pilots.setdefault(sampler, ([], np.random.default_rng(0)))
+        found = pilots.get(sampler)
+        if found is None:  # (a generator is made only for a new sampler)
+            found = pilots[sampler] = ([], np.random.default_rng(0))
+        outcomes, pilot = found
         kept = 0
         for drawn in range(1, draws + 1):
             if drawn > len(outcomes):
