@@ -66,26 +66,21 @@ pile is set to what the others left of it (``PIN_BOX``); and the settings ``CAP_
 ``docs/cubirds_determinize.md``). A joint try with ``LEVELS_SHARE`` or more of the limits counts
 every state of a level at once (:mod:`.hidden_levels`, session 27: the same counts).
 
-Face-down round-end discards: a round end ends every other seat's intervals with whatever they
-hold (they stay open: their cards weigh like any open card) and the next hand starts fresh ones;
-the thrown-away cards are sampled with the rest and written into the log
-(``tests/cubirds/test_cubirds_exact_posterior.py::test_face_down_round_ends_are_sampled_exactly``).
-A pile that a reshuffle then makes of them has a content that depends on them: the joint
-programme counts it (:mod:`.hidden_fed`, session 20; ``FED_PILES``), and since session 21 the
-chains too where only the current pile is fed (:class:`.hidden_fed.FedLast`; 2-3 players).
+Face-down round-end discards (:mod:`.hidden_fed`): thrown-away cards are sampled with the rest
+(``tests/cubirds/test_cubirds_exact_posterior.py::test_face_down_round_ends_are_sampled_exactly``),
+a pile a reshuffle makes of them counted by the joint programme (``FED_PILES``) or, the current
+pile alone fed, by the chains (:class:`.hidden_fed.FedLast`; 2-3 players).
 
-Not covered (then :func:`cardzoo.envs.cubirds.hidden.sample_hidden` uses the older, inexact
-replay): fed piles where both ways exceed their limits or an earlier pile is fed (at 3 to 5
-players, most of them; :class:`TooLarge` at reading if ``FED_PILES`` is 0); other positions
-whose chains and joint programme both exceed their limits; single samples whose rejection step
-keeps nothing in ``REJECT_TRIES`` rounds while the joint programme is too large (``sample``
-returns None). A position's model is built once and kept (:func:`.hidden.plan_for`).
+Not covered (:func:`cardzoo.envs.cubirds.hidden.sample_hidden` then uses the inexact replay):
+fed piles where both ways exceed their limits or an earlier pile is fed (most of them at 3 to 5
+players; :class:`TooLarge` at reading if ``FED_PILES`` is 0); positions whose chains and joint
+programme both exceed their limits; samples whose rejection step keeps nothing in
+``REJECT_TRIES`` rounds while the joint programme is too large (``sample`` returns None).
 
-Along a game: a build's results are kept by everything it read (``_BUILT``), so a position equal
-to an earlier one prepares nothing; the seat chains keep the counts of every prefix of a seat's
-boxes in a shared table (:mod:`.hidden_chain`). A kept result is a function of its key alone, so
-a sample never depends on what was kept (``tests/cubirds/test_cubirds_chain_reuse.py``).
-Measurements of the changes along games, and where the time goes: ``docs/cubirds_determinize.md``.
+Reuse: a position's model is built once (:func:`.hidden.plan_for`); a build's results are kept
+by everything it read (``_BUILT``) and the seat chains share the counts of every prefix of a
+seat's boxes (:mod:`.hidden_chain`), a function of the key alone, so a sample never depends on
+what was kept (``tests/cubirds/test_cubirds_chain_reuse.py``).
 """
 
 from __future__ import annotations
@@ -126,7 +121,6 @@ JOINT_SHARE = 0.25
 #: With the chains at hand, no first joint try past this many classes of boxes (6 of 556 that
 #: fitted had more, along 24 random games); only the larger one, to ``ONE_RARE_CLASSES``.
 JOINT_CLASSES = 6
-
 #: One pile, the joint programme past ``JOINT_SHARE`` of its limits, the first pilot keeping at
 #: most ``ONE_RARE_FIRST``: if one of ``RARE_DRAWS`` keeps fewer than ``ONE_RARE_KEPT``, it goes
 #: on to ``ONE_RARE_SHARE`` of them (0: never; sessions 24-25), past ``JOINT_CLASSES`` alone.
@@ -154,6 +148,10 @@ RARE_CLASSES = 14
 #: depth-first try within ``LEVELS_FIRST`` of them (small programmes fit there, for less) with
 #: fewer than ``LEVELS_FIRST_CLASSES`` classes of boxes (session 28: past them it rarely fits).
 LEVELS_SHARE, LEVELS_FIRST, LEVELS_FIRST_CLASSES = 2.0, 0.1, 8
+#: Several piles, none fed, the chains kept, the pilot of ``RARE_DRAWS`` still keeping fewer
+#: than ``LAST_KEPT``: the joint programme once more, ``LAST_JOINT_SHARE`` times the limits,
+#: whatever its classes (session 32; 0: never; a call there gave up one time in five or so).
+LAST_JOINT_SHARE, LAST_KEPT = 1024.0, 2
 #: Positions with several piles since the last public source: 1, the chains with the rejection
 #: step where the joint programme exceeds its limits; 0, the joint programme alone; 2, the
 #: chains alone (the tests' switch).
@@ -209,6 +207,7 @@ _SETTINGS = (
     (None, "ONE_RARE_FIRST ONE_RARE_KEPT ONE_RARE_SHARE ONE_RARE_CLASSES FEW_KEPT FEW_CLASSES"),
     (None, "CHOICE_DRAWS CHOICE_KEPT TAIL_KEPT RARE_DRAWS RARE_KEPT RARE_JOINT_SHARE RARE_CLASSES"),
     (None, "LEVELS_SHARE LEVELS_FIRST LEVELS_FIRST_CLASSES ONE_PILE_TAIL"),
+    (None, "LAST_JOINT_SHARE LAST_KEPT"),
     (hidden_fed, "FED_SEATS FED_KEPT FED_GROUP_STEPS"),
     (hidden_pin, "PILE_STEPS GRID_CELLS GRID_PAIRS GRID_SPARSITY"),
     (hidden_group, "GROUPS LAST_PILE REST_CONTENTS GROUP_STEPS"),
@@ -496,6 +495,10 @@ class ExactModel(Rejection):
         ):
             # The joint programme again, larger (going on from what it counted).
             if self._build_joint(RARE_JOINT_SHARE):
+                self.seats = None
+        last = LAST_JOINT_SHARE and MULTI_PILE_SEATS == 1 and not fed and self.seats is not None
+        if last and self._pilot_kept(RARE_DRAWS, LAST_KEPT) < LAST_KEPT:
+            if self._build_joint(LAST_JOINT_SHARE):  # (the rejection keeps almost nothing)
                 self.seats = None
         return True
 

@@ -21,6 +21,7 @@ from cardzoo.train.bench_loops import game_position
 def _as_in_session_26(monkeypatch):
     monkeypatch.setattr(he, "LEVELS_SHARE", float("inf"))
     monkeypatch.setattr(he, "MULTI_JOINT_SHARE", 2.0)
+    monkeypatch.setattr(he, "LAST_JOINT_SHARE", 0.0)  # (no last try: session 32)
 
 
 def _tries(state: State, monkeypatch) -> list[tuple]:
