@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import numpy as np
+from cardzoo.envs.cubirds import hidden_exact
 from cardzoo.envs.cubirds.data import (
     EV_BATCH,
     EV_CLOSE,
@@ -15,8 +16,18 @@ from cardzoo.envs.cubirds.data import (
     EV_SOURCE,
 )
 from cardzoo.envs.cubirds.game import CARD_TOTALS, Config, State
+from cardzoo.envs.cubirds.hidden_exact import ExactModel
 
 PLAYER_COUNTS = (2, 3, 4, 5)
+
+
+def fresh_model(state: State) -> ExactModel:
+    """The seat in turn's exact model of ``state``, built afresh (nothing reused from the builds
+    kept by earlier tests); it must fit."""
+    hidden_exact._BUILT.clear()
+    model = ExactModel(state.log, state.current_player, state.num_players)
+    assert model.build()
+    return model
 
 
 def config_for(n: int, seed: int) -> Config:

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 from cardzoo.envs.cubirds import Config, State
 from cardzoo.envs.cubirds import hidden_exact as he
-from cardzoo.envs.cubirds.hidden_exact import ExactModel
 from cardzoo.train.bench_loops import game_position
+from cubirds_worlds import fresh_model
 
 
 @pytest.fixture(scope="module")
@@ -23,11 +23,7 @@ def state() -> State:
     return game_position(State, Config(num_players=5), 32, 130)
 
 
-def _model(state: State) -> ExactModel:
-    he._BUILT.clear()
-    model = ExactModel(state.log, state.current_player, state.num_players)
-    assert model.build()
-    return model
+_model = fresh_model
 
 
 def test_the_joint_count_serves_where_the_rejection_keeps_nothing(state):

@@ -14,6 +14,7 @@ from cardzoo.envs.cubirds import Config, State, hidden
 from cardzoo.envs.cubirds import hidden_exact as he
 from cardzoo.envs.cubirds.hidden_exact import ExactModel
 from cardzoo.train.bench_loops import game_position
+from cubirds_worlds import fresh_model
 
 CALLS = 300
 
@@ -22,10 +23,7 @@ def _model(monkeypatch) -> tuple[State, ExactModel]:
     monkeypatch.setattr(he, "RARE_JOINT_SHARE", 16.0)  # (64 since session 25 fits here)
     monkeypatch.setattr(he, "LAST_JOINT_SHARE", 0.0)  # (and the last try since session 32)
     state = game_position(State, Config(num_players=5), 0, 96)
-    he._BUILT.clear()
-    model = ExactModel(state.log, state.current_player, state.num_players)
-    assert model.build()
-    return state, model
+    return state, fresh_model(state)
 
 
 def _gave_up(model: ExactModel, calls: int = CALLS) -> int:

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from cardzoo.envs.cubirds import Config, State, hidden_group
 from cardzoo.envs.cubirds import hidden_exact as he
-from cardzoo.envs.cubirds.hidden_exact import ExactModel
 from cardzoo.train.bench_loops import game_position, random_position
+from cubirds_worlds import fresh_model
 
 
 @pytest.fixture(autouse=True)
@@ -26,11 +26,7 @@ def _position(players: int = 4, seed: int = 1, moves: int = 102) -> State:
     return random_position(State, Config(num_players=players), seed, moves)
 
 
-def _model(state: State) -> ExactModel:
-    he._BUILT.clear()
-    model = ExactModel(state.log, state.current_player, state.num_players)
-    assert model.build()
-    return model
+_model = fresh_model
 
 
 def test_a_several_pile_position_beyond_the_old_limits_is_counted_jointly(monkeypatch):
