@@ -126,32 +126,27 @@ JOINT_CLASSES = 6
 #: on to ``ONE_RARE_SHARE`` of them (0: never; sessions 24-25), past ``JOINT_CLASSES`` alone.
 ONE_RARE_FIRST, ONE_RARE_KEPT, ONE_RARE_SHARE, ONE_RARE_CLASSES = 1, 8, 4.0, 14
 #: Several piles: the joint programme's share of the limits (session 8: 2; session 27: 16, now
-#: that a large count takes a fifth of the time, ``LEVELS_SHARE``; docs/cubirds_determinize.md).
-MULTI_JOINT_SHARE = 16.0
-#: ... and only with at most this many classes of boxes (session 17: of those with more along 6
-#: seeded games, none fitted; ``docs/cubirds_determinize.md``).
-MULTI_JOINT_CLASSES = 15
+#: that a large count takes a fifth of the time, ``LEVELS_SHARE``), only with at most
+#: ``MULTI_JOINT_CLASSES`` classes of boxes (session 17: of those with more along 6 seeded
+#: games, none fitted; ``docs/cubirds_determinize.md``).
+MULTI_JOINT_SHARE, MULTI_JOINT_CLASSES = 16.0, 15
 #: Several piles, where the joint programme exceeded its limits: if a pilot run (fixed seed) of
 #: ``RARE_DRAWS`` proposals keeps fewer than ``RARE_KEPT`` (``FEW_KEPT`` with at most
 #: ``FEW_CLASSES`` classes of boxes: 10 in session 24, 14 since session 27, the large counts
 #: being cheap), the joint programme is tried again with ``RARE_JOINT_SHARE`` times the limits,
 #: unless it has more than ``RARE_CLASSES`` classes (0: never; session 12; 64 times since
 #: session 25). It builds in 5-100 ms (session 27), then samples in about 0.1 ms: a search gains.
-RARE_DRAWS = 128
-RARE_KEPT = 2
-FEW_KEPT = 8
-FEW_CLASSES = 14
-RARE_JOINT_SHARE = 64.0
-RARE_CLASSES = 14
+RARE_DRAWS, RARE_KEPT, FEW_KEPT, FEW_CLASSES = 128, 2, 8, 14
+RARE_JOINT_SHARE, RARE_CLASSES = 64.0, 14
 #: Joint tries with at least this share of the limits count every state of a level at once
-#: (:mod:`.hidden_levels`; session 27), from scratch within ``share`` times the limits, after a
-#: depth-first try within ``LEVELS_FIRST`` of them (small programmes fit there, for less) with
-#: fewer than ``LEVELS_FIRST_CLASSES`` classes of boxes (session 28: past them it rarely fits).
+#: (:mod:`.hidden_levels`; session 27) from scratch, after a depth-first try within
+#: ``LEVELS_FIRST`` of them below ``LEVELS_FIRST_CLASSES`` classes (session 28: past, rare fits).
 LEVELS_SHARE, LEVELS_FIRST, LEVELS_FIRST_CLASSES = 2.0, 0.1, 8
-#: Several piles, none fed, the chains kept, the pilot of ``RARE_DRAWS`` still keeping fewer
-#: than ``LAST_KEPT``: the joint programme once more, ``LAST_JOINT_SHARE`` times the limits,
-#: whatever its classes (session 32; 0: never; a call there gave up one time in five or so).
-LAST_JOINT_SHARE, LAST_KEPT = 1024.0, 2
+#: Several piles, none fed, the chains kept, the pilot of ``RARE_DRAWS`` keeping fewer than
+#: ``LAST_KEPT``: the joint programme again at ``LAST_JOINT_SHARE`` times the limits whatever its
+#: classes, else (no pile drawn to its end pinned) the chains again with ``LAST_GROUP_STEPS`` for
+#: a pile split's groups (session 32; 0: never; a call there gave up one time in five or so).
+LAST_JOINT_SHARE, LAST_KEPT, LAST_GROUP_STEPS = 1024.0, 2, 8_000_000
 #: Positions with several piles since the last public source: 1, the chains with the rejection
 #: step where the joint programme exceeds its limits; 0, the joint programme alone; 2, the
 #: chains alone (the tests' switch).
@@ -207,7 +202,7 @@ _SETTINGS = (
     (None, "ONE_RARE_FIRST ONE_RARE_KEPT ONE_RARE_SHARE ONE_RARE_CLASSES FEW_KEPT FEW_CLASSES"),
     (None, "CHOICE_DRAWS CHOICE_KEPT TAIL_KEPT RARE_DRAWS RARE_KEPT RARE_JOINT_SHARE RARE_CLASSES"),
     (None, "LEVELS_SHARE LEVELS_FIRST LEVELS_FIRST_CLASSES ONE_PILE_TAIL"),
-    (None, "LAST_JOINT_SHARE LAST_KEPT"),
+    (None, "LAST_JOINT_SHARE LAST_KEPT LAST_GROUP_STEPS"),
     (hidden_fed, "FED_SEATS FED_KEPT FED_GROUP_STEPS"),
     (hidden_pin, "PILE_STEPS GRID_CELLS GRID_PAIRS GRID_SPARSITY"),
     (hidden_group, "GROUPS LAST_PILE REST_CONTENTS GROUP_STEPS"),
@@ -242,6 +237,8 @@ class ExactModel(Rejection):
 
     Intervals: per other seat and species, the stretch between two of its lays (or flocks) of
     that species, or from its last one to now (open, ``req = -1``)."""
+
+    group_steps: int | None = None  # (the groups' limit: ``LAST_GROUP_STEPS`` once tried)
 
     def __init__(self, log: list[tuple], player: int, num_players: int) -> None:
         self.player = player
@@ -496,14 +493,17 @@ class ExactModel(Rejection):
             # The joint programme again, larger (going on from what it counted).
             if self._build_joint(RARE_JOINT_SHARE):
                 self.seats = None
-        last = LAST_JOINT_SHARE and MULTI_PILE_SEATS == 1 and not fed and self.seats is not None
-        if last and self._pilot_kept(RARE_DRAWS, LAST_KEPT) < LAST_KEPT:
+        again = LAST_JOINT_SHARE and MULTI_PILE_SEATS == 1 and not fed and self.seats is not None
+        if again and self._pilot_kept(RARE_DRAWS, LAST_KEPT) < LAST_KEPT:
             if self._build_joint(LAST_JOINT_SHARE):  # (the rejection keeps almost nothing)
                 self.seats = None
+            elif LAST_GROUP_STEPS and getattr(self.pile_pin, "index", last) == last:
+                self.group_steps = LAST_GROUP_STEPS  # (the chains again: their counts are kept)
+                self._build_seats()
         return True
 
     def _group_steps(self) -> int | None:
-        return hidden_fed.FED_GROUP_STEPS if self.fed_last is not None else None
+        return hidden_fed.FED_GROUP_STEPS if self.fed_last is not None else self.group_steps
 
     def _classes(self) -> int:
         """The boxes that the joint programme's first level tells apart (by pile and label)."""
