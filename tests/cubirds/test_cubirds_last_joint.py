@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from cardzoo.envs.cubirds import Config, State
 from cardzoo.envs.cubirds import hidden_exact as he
+from cardzoo.envs.cubirds.hidden_exact import ExactModel
 from cardzoo.train.bench_loops import game_position
 from cubirds_worlds import fresh_model
 
@@ -28,17 +29,23 @@ def state() -> State:
 _model = fresh_model
 
 
-def test_the_joint_count_serves_where_the_rejection_keeps_nothing(state):
-    model = _model(state)
-    assert len(model.piles) == 3 and model._classes() > he.RARE_CLASSES
-    assert model.seats is None and model.joint is not None
+def _samples_agree(state: State, model: ExactModel, calls: int) -> None:
+    """``calls`` samples of ``model`` (none given up) and of ``determinize``, which agree with
+    what the seat saw."""
     p = state.current_player
     rng = np.random.default_rng(0)
-    for _ in range(20):
+    for _ in range(calls):
         assert model.sample(rng) is not None
         world = state.determinize(p, rng)
         assert world.view(p) == state.view(p)
         assert sum(map(sum, world.hands)) == sum(state.hand_sizes)
+
+
+def test_the_joint_count_serves_where_the_rejection_keeps_nothing(state):
+    model = _model(state)
+    assert len(model.piles) == 3 and model._classes() > he.RARE_CLASSES
+    assert model.seats is None and model.joint is not None
+    _samples_agree(state, model, 20)
 
 
 def test_without_it_the_chains_keep_almost_nothing_and_calls_give_up(state, monkeypatch):
@@ -76,12 +83,7 @@ def test_where_the_joint_count_does_not_fit_the_chains_pin_the_first_pile_with_m
     assert len(model.piles) == 2 and model.joint is None and model.seats is not None
     assert model.pile_pin.index == 0 and len(model.pile_pin.pins) == 4
     assert model._pilot_kept(he.RARE_DRAWS, 32) >= 32
-    p = state.current_player
-    rng = np.random.default_rng(0)
-    for _ in range(10):
-        assert model.sample(rng) is not None
-        world = state.determinize(p, rng)
-        assert world.view(p) == state.view(p)
+    _samples_agree(state, model, 10)
     monkeypatch.setattr(he, "LAST_GROUP_STEPS", 0)  # only the joint count's last try
     old = _model(state)
     assert old.pile_pin.index == 1 and old._pilot_kept(he.RARE_DRAWS, he.LAST_KEPT) == 0
