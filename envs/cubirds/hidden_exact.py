@@ -521,7 +521,7 @@ class ExactModel(Rejection):
             )
         if share <= spent:
             return False
-        if share >= LEVELS_SHARE and not joint.feeds and not hidden_count.NEEDS:
+        if share >= LEVELS_SHARE and not hidden_count.NEEDS:
             # Every state of a level at once (hidden_levels), from scratch: the same counts;
             # small programmes depth first before, within LEVELS_FIRST of the limits (cheaper).
             first = joint._partial is None and self._classes() < LEVELS_FIRST_CLASSES

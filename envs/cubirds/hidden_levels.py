@@ -46,6 +46,70 @@ def _distinct(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return rows[first], inverse.reshape(-1)
 
 
+class _Fed:
+    """The piles fed by thrown-away hands along one level's walk (``Programme.feeds``), for
+    every row at once, as the depth-first walk (``hidden_count._enumerate_all``) keeps them: a
+    fed pile holds its public part plus what its feeding classes (earlier in the walk: they
+    drew before the reshuffle) chose, each step's bounds take the most it may hold, and each
+    choice is weighted by ``prod C! / C0!`` (``hidden_count._fed_factor``: the same factors in
+    the same order). That walk also drops a choice unless every fed pile holds exactly what its
+    classes took; here the bounds already see to it (the pile's last class takes what is left
+    of it: nothing later in the pile can), so nothing is dropped."""
+
+    def __init__(self, prog, s: int, walk: list[tuple], caps: np.ndarray, avail: list) -> None:
+        to = {lab: j for j, (_, labels) in prog.feeds.items() for lab in labels[s]}
+        self.feed_to = [to.get(label, -1) for _, label, _, _ in walk]
+        self.top = list(avail)  # (per state: the most each fed pile may hold)
+        for (c, _, _, _), j in zip(walk, self.feed_to):
+            if j >= 0:
+                self.top[j] = self.top[j] + caps[:, c]
+        self.base = avail
+        #: Per fed pile: (pile, cards known to leave it, its public part less those).
+        self.fed = [(j, known[s], avail[j]) for j, (known, _) in prog.feeds.items()]
+        zero = np.zeros(len(caps), dtype=np.int64)
+        self.added = {j: zero for j, _, _ in self.fed}  # per row, what its feeders chose
+
+    @staticmethod
+    def empty_fits(prog, s: int) -> bool:
+        """A level with no class: its one empty choice is listed only if no fed pile holds
+        anything (``hidden_count._fed_factor`` with nothing taken)."""
+        return all(not prog.avail[j][s] for j in prog.feeds)
+
+    def left(self, j: int, taken: np.ndarray) -> np.ndarray:
+        if j in self.added:
+            return self.base[j] + self.added[j] - taken
+        return self.base[j] - taken
+
+    def step(self, i: int, parent: np.ndarray, value: np.ndarray) -> None:
+        """Step ``i`` chose ``value`` for the rows made from ``parent``."""
+        for pile in self.added:
+            self.added[pile] = self.added[pile][parent]
+        to = self.feed_to[i]
+        if to >= 0:
+            self.added[to] = self.added[to] + value
+
+    def factor(self) -> np.ndarray:
+        """Per row, the fed piles' factor."""
+        factor = np.ones(len(next(iter(self.added.values()))))
+        for j, known, base in self.fed:
+            top = np.minimum(base + self.added[j] + known, len(_FACT) - 1)
+            factor *= _ratio(top, base + known)
+        return factor
+
+
+def _ratio(top: np.ndarray, bottom: int) -> np.ndarray:
+    """``top! / bottom!`` per entry, each as Python divides the two integers (rounded once)."""
+    table = _RATIO.get(bottom)
+    if table is None:
+        table = _RATIO[bottom] = np.array(
+            [math.factorial(t) / math.factorial(bottom) for t in range(len(_FACT))]
+        )
+    return table[top]
+
+
+_RATIO: dict[int, np.ndarray] = {}
+
+
 class Levels:
     """A programme's counts, level by level: per level, its states' choices (kept: weight > 0)
     grouped by state, their weights and the state of the next level each leads to. ``total``
@@ -129,9 +193,11 @@ class Levels:
             self.steps += n_states
             if self.steps > max_options:
                 return None
-            return np.arange(n_states), np.zeros((n_states, 0), dtype=np.int64), np.ones(n_states)
+            keep = np.arange(n_states if _Fed.empty_fits(prog, s) else 0)
+            return keep, np.zeros((len(keep), 0), dtype=np.int64), np.ones(len(keep))
         avail = [_BIG] * prog.npiles if prog.avail is None else [row[s] for row in prog.avail]
-        steps = self._bounds(k, caps, k == NUM_SPECIES - 1, avail)
+        fed = _Fed(prog, s, walk, caps, avail) if prog.feeds else None
+        steps = self._bounds(k, caps, k == NUM_SPECIES - 1, fed.top if fed else avail)
         weight = np.array(prog.weights[s])
         # Each interval's cards so far, per row, kept from its first step to its last only
         # (carried through every step between: one array per interval, not a table).
@@ -147,7 +213,7 @@ class Levels:
             if j != at:  # the walk goes pile by pile: a new pile starts empty
                 pile_sum = np.zeros(len(state), dtype=np.int64)
                 at = j
-            left = avail[j] - pile_sum
+            left = avail[j] - pile_sum if fed is None else fed.left(j, pile_sum)
             hi = np.minimum(hi[state], left)
             lo = np.maximum(lo[state], left - pile_room[state])
             if req >= 0:
@@ -170,8 +236,12 @@ class Levels:
             state, w, pile_sum = state[parent], w[parent] * weight[value], pile_sum[parent] + value
             for other in iv_sum:
                 iv_sum[other] = iv_sum[other][parent]
+            if fed is not None:
+                fed.step(i, parent, value)
             if req >= 0 and last_use[label] > i:
                 iv_sum[label] = value if got is None else got[parent] + value
+        if fed is not None:
+            w = w * fed.factor()
         x = np.zeros((len(state), caps.shape[1]), dtype=np.int16)
         at_row = np.arange(len(state))
         for i in range(n - 1, -1, -1):

@@ -28,10 +28,10 @@ def _same_samples(a: Programme, b: Programme, draws: int = 20) -> None:
         assert a.sample_counts(ra) == b.sample_counts(rb)
 
 
-def _compare(args: tuple) -> str:
+def _compare(args: tuple, **kwargs) -> str:
     """Both builds of one programme compared; 'fit', 'large' (past LIMITS) or 'none' (no
-    world: a count of 0, nothing to sample)."""
-    deep, levels = Programme(*args), Programme(*args)
+    world: a count of 0, nothing to sample). ``kwargs``: more of the programme (``feeds``)."""
+    deep, levels = Programme(*args, **kwargs), Programme(*args, **kwargs)
     fits = deep.build(*LIMITS)
     assert levels.build_levels(*LIMITS) == fits
     if not fits:
@@ -40,8 +40,8 @@ def _compare(args: tuple) -> str:
     assert levels.states_steps == _used(deep)
     states, steps = _used(deep)
     # One state or one step fewer: the level-by-level build does not fit either.
-    assert not Programme(*args).build_levels(states - 1, steps)
-    assert not Programme(*args).build_levels(states, steps - 1)
+    assert not Programme(*args, **kwargs).build_levels(states - 1, steps)
+    assert not Programme(*args, **kwargs).build_levels(states, steps - 1)
     if deep.total == 0.0:
         return "none"
     _same_samples(deep, levels)
@@ -56,6 +56,49 @@ def test_levels_count_and_sample_what_the_depth_first_build_does(n, listed, monk
     seen = [_compare(args) for _, args in joint_programme_inputs(n, seeds=2, every=6)]
     assert seen.count("fit") >= 20
     assert seen.count("large") >= 1 or n == 3
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_levels_count_piles_fed_by_thrown_hands_as_the_depth_first_build_does(n):
+    # Session 33: face-down round ends, a reshuffled pile holding thrown-away hands (the
+    # programme's ``feeds``), counted level by level too (before, depth first only).
+    seen = []
+    config = Config(num_players=n, reveal_round_end_discards=False)
+    for seed in range(3):
+        for state in random_states(n, seed, every=3, config=config):
+            if state.terminal:
+                continue
+            try:
+                model = ExactModel(state.log, state.current_player, n)
+                model._boxes()
+            except he.TooLarge:
+                continue
+            fed = {j: (p["known"], p["feeds"]) for j, p in enumerate(model.piles) if p["feeds"]}
+            if fed:
+                args = (model.box_size, model.box_pile, model.box_label, model.iv_req, model.avail)
+                seen.append(_compare(args, feeds=fed))
+    assert seen.count("fit") >= 4 and seen.count("large") >= 1
+
+
+def test_a_fed_pile_bounds_an_interval_by_all_it_may_hold(monkeypatch):
+    # By hand: seat q drew 2 cards of species 0 from pile 0 (all it held) and threw them away
+    # face down; they feed pile 1 (public part: one card of species 0, one of species 1), from
+    # which q drew two boxes of 2 and laid 3 of species 0 (the first box also holds the
+    # species-1 card). Pile 1 holds 3 of species 0 only with the thrown cards, so its bound
+    # must count them: one world, weight 1/2! * 1/2! * 3!/1! = 1.5, both builds.
+    monkeypatch.setattr(hidden_count, "GREEDY_ORDER", False)  # (species 0 first: two classes)
+
+    def label(*first, rest):
+        return (*first, *[rest] * (8 - len(first)))
+
+    boxes = [2, 2, 2, 0], [0, 1, 1, 1]
+    labels = [label(0, rest=-1), label(1, 2, rest=-2), label(1, -2, rest=-2), label(rest=-2)]
+    avail = [[2, *[0] * 7], [1, 1, *[0] * 6]]
+    feeds = {1: ([0] * 8, [{0}, *[set() for _ in range(7)]])}
+    args = (*boxes, labels, [-1, 3, 1], avail)
+    assert _compare(args, feeds=feeds) == "fit"
+    built = Programme(*args, feeds=feeds)
+    assert built.build_levels(*LIMITS) and built.total == 1.5
 
 
 def test_levels_without_pile_conditions_count_what_the_depth_first_build_does():
