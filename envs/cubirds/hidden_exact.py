@@ -156,9 +156,9 @@ MULTI_PILE_SEATS = 1
 #: counted, the replay serves; session 20; :mod:`.hidden_fed` says how).
 FED_PILES = 2.0
 FED_CLASSES = 13
-#: ... at two players, where it fits far more often (``docs/cubirds_determinize.md``, session 20).
-FED_DUEL_PILES = 16.0
-FED_DUEL_CLASSES = 15
+#: ... at two players, where it fits far more often (``docs/cubirds_determinize.md``, session 33).
+FED_DUEL_PILES = 128.0
+FED_DUEL_CLASSES = 40
 #: Several piles: every card in the chains weighs what its pile held of its species (False: one
 #: tilt per species on open cards; measured to keep fewer proposals).
 PILE_TILT = True
