@@ -16,12 +16,12 @@ change in the count (:class:`.hidden_count.Programme`, ``feeds``):
 
 Both stay within one species, so the programme counts them level by level as before, within
 ``hidden_exact.FED_PILES`` times its limits and ``hidden_exact.FED_CLASSES`` classes (at two
-players ``FED_DUEL_PILES`` and ``FED_DUEL_CLASSES``; since session 33 its large tries count every
-state of a level at once, :mod:`.hidden_levels`, as the other joint counts' do). Where it does not fit and the current pile
-is the only fed one, the per-seat chains with the rejection step serve at 2 and 3 players
-(:class:`FedLast`, session 21; since session 28 its bound only over what the chains can reach,
-:meth:`FedLast.tighten`); otherwise the replay (inexact). Exactness is checked against a
-brute-force reference that shuffles such a pile whole
+players ``FED_DUEL_PILES`` and ``FED_DUEL_CLASSES``; since session 33 its large tries count
+every state of a level at once, :mod:`.hidden_levels`, as the other joint counts' do). Where it
+does not fit and the current pile is the only fed one, the per-seat chains with the rejection
+step serve at 2 and 3 players (:class:`FedLast`, session 21; since session 28 its bound only
+over what the chains can reach, :meth:`FedLast.tighten`); otherwise the replay (inexact).
+Exactness is checked against a brute-force reference that shuffles such a pile whole
 (``tests/cubirds/test_cubirds_exact_posterior.py::test_a_pile_made_of_thrown_away_hands_is_sampled_exactly``,
 both ways).
 """
