@@ -1,7 +1,7 @@
 """``tools/det_along.py``, the measuring tool the determinize notes cite: it runs, ``--set``
 changes a setting (and refuses one that does not exist), ``--slowest`` says where the dearest
-calls were, and ``--no-calls`` plays the same games without calling ``determinize`` (the
-baseline for instruction counts)."""
+calls were, ``--no-warm-up`` leaves out the untimed first call, and ``--no-calls`` plays the
+same games without calling ``determinize`` (the baseline for instruction counts)."""
 
 from __future__ import annotations
 
@@ -37,6 +37,13 @@ def test_slowest_lists_the_dearest_first_calls_by_game_and_decision():
     times = [float(row[0]) for row in rows]
     assert times == sorted(times, reverse=True)
     assert all(row[3] == "0," and row[4] == "decision" and row[5].isdigit() for row in rows)
+
+
+def test_the_untimed_warm_up_can_be_left_out():
+    # (Session 33: one untimed call before the games, so imports on first use are not timed.)
+    done = _run("--no-warm-up", "--repeat", "1")
+    assert done.returncode == 0, done.stderr
+    assert "first call at each position: calls=" in done.stdout
 
 
 def test_no_calls_plays_the_games_only_and_a_missing_setting_is_refused():

@@ -1,7 +1,10 @@
 """What ``determinize`` costs along whole games: one call by the seat in turn at every decision
 of seeded random games (each call at a new position, with whatever the state keeps carried along
 as moves are applied), and optionally ``--repeat K`` more calls at each position (a search's
-later calls there). Prints mean / p50 / p99 / max milliseconds of process CPU time.
+later calls there). Prints mean / p50 / p99 / max milliseconds of process CPU time. One untimed
+call first, at a position of a game outside the measured ones (``--no-warm-up``: none; before
+session 33 there was none, so Sitting Ducks Gallery's first timed call carried about 45 ms of
+imports).
 
     python tools/det_along.py cubirds 4 --games 4
     python tools/det_along.py sitting_ducks 2 --opt mode=team --repeat 20
@@ -67,6 +70,18 @@ def _summary(label: str, seconds: list[float]) -> str:
     )
 
 
+def _warm_up(state_cls: type, config, seed: int) -> None:
+    """One untimed call at a position of a game outside the measured ones (seed ``seed``),
+    so that the first timed call does not pay for the modules ``determinize`` imports on first
+    use (``cardzoo bench`` warms up likewise). Its own generator: the timed calls draw the
+    same numbers with or without it."""
+    (moves,) = game_moves(state_cls, config, 1, seed)
+    state = state_cls(config, seed=seed)
+    for move in moves[: len(moves) // 2]:
+        state.apply_id(move)
+    state.determinize(state.current_player, np.random.default_rng(seed))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("game", help="cubirds, beasty_bar, sitting_ducks or odins_ravens")
@@ -89,6 +104,12 @@ def main() -> None:
         metavar="N",
         help="list the N slowest first calls (game seed, decision)",
     )
+    parser.add_argument(
+        "--no-warm-up",
+        action="store_true",
+        help="skip the untimed call before the games (it imports what determinize imports on "
+        "first use: about 45 ms for Sitting Ducks Gallery, once per process)",
+    )
     parser.add_argument("--profile", action="store_true", help="cProfile of the first calls")
     parser.add_argument(
         "--profile-repeat", action="store_true", help="cProfile of the repeated calls instead"
@@ -107,6 +128,8 @@ def main() -> None:
     profile_first = profile if not args.profile_repeat else None
     profile_again = profile if args.profile_repeat else None
     clock = time.process_time
+    if not (args.no_calls or args.no_warm_up):
+        _warm_up(spec.state_cls, config, args.seed + args.games)
     for game, moves in enumerate(game_moves(spec.state_cls, config, args.games, args.seed)):
         state = spec.state_cls(config, seed=args.seed + game)
         for decision, move in enumerate(moves):
