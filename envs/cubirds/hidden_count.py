@@ -359,6 +359,7 @@ class Programme:
         self.weights = [[t**v * _INV_FACT[v] for v in range(top)] for t in tilt]
         self.tables: list[dict] | None = None
         self.levels = None  # (counted by build_levels instead)
+        self._levels_done: tuple | None = None  # (what a try of build_levels counted whole)
         self._partial: list[dict] | None = None  # the tables so far, kept for another build
         #: How far a build that exceeded its limits got: the share of the first state's choices
         #: counted, the one it stopped in counted as the share of its own that it got through,
@@ -396,12 +397,15 @@ class Programme:
     def build_levels(self, max_states: int, max_options: int) -> bool:
         """Count as :meth:`build` does from scratch (the same counts and samples, a build
         fitting the same limits), every state of a level at once (:mod:`.hidden_levels`):
-        several times faster where the counts are large, slower where they are small."""
+        several times faster where the counts are large, slower where they are small. After a
+        try that did not fit, a try with larger limits goes on from the levels it counted whole
+        (session 33)."""
         if self._partial is None:
             self.order = self._order()
             self._levels()
-        levels = hidden_levels.Levels(self, max_states, max_options)
+        levels = hidden_levels.Levels(self, max_states, max_options, self._levels_done)
         self.states_steps = (levels.states, levels.steps)
+        self._levels_done = levels.done  # (a larger try goes on from the levels counted whole)
         if levels.total is None:
             return False
         self.levels, self.total = levels, levels.total

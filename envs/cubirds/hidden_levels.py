@@ -115,21 +115,31 @@ class Levels:
     grouped by state, their weights and the state of the next level each leads to. ``total``
     is the count (``None`` if it did not fit its limits)."""
 
-    def __init__(self, prog, max_states: int, max_options: int) -> None:
+    def __init__(self, prog, max_states: int, max_options: int, done: tuple | None = None) -> None:
+        """``done``: the levels a try with smaller limits counted whole (its ``done``), which
+        a larger try goes on from: they do not depend on the limits, and the states and steps
+        are counted as before, so the totals, and whether they fit, are a fresh build's."""
         self.prog = prog
         self.total: float | None = None
         self.states = self.steps = 0  # (counted as the depth-first build counts them)
         self._entries: dict[tuple[int, int], tuple] = {}
         sizes = prog.box_size
         caps = np.array([[sum(sizes[b] for b in mem) for mem in prog.classes[0]]], dtype=np.int64)
-        found = []
-        for k in range(NUM_SPECIES):
+        found: list[tuple] = []
+        if done is not None:
+            found, caps, self.states, self.steps = list(done[0]), *done[1:]
+        #: The levels counted whole, to go on from (kept where the limits stop this try).
+        self.done: tuple | None = None
+        for k in range(len(found), NUM_SPECIES):
             n_states = len(caps)
+            so_far = (tuple(found), caps, self.states, self.steps)
             self.states += n_states
             if self.states > max_states:
+                self.done = so_far
                 return
             listed = self._list(k, caps, max_options)
             if listed is None:
+                self.done = so_far
                 return
             merged = None
             if k < NUM_SPECIES - 1:

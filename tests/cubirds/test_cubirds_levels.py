@@ -101,6 +101,39 @@ def test_a_fed_pile_bounds_an_interval_by_all_it_may_hold(monkeypatch):
     assert built.build_levels(*LIMITS) and built.total == 1.5
 
 
+def test_a_larger_try_goes_on_from_the_levels_a_smaller_one_counted(monkeypatch):
+    # Session 33: a try that does not fit keeps the levels it counted whole; a try with larger
+    # limits lists only the levels after them, and counts, states and steps counted and
+    # samples are a fresh build's.
+    listed = []
+    real = hidden_levels.Levels._list
+
+    def spy(self, k, *args):
+        listed.append(k)
+        return real(self, k, *args)
+
+    monkeypatch.setattr(hidden_levels.Levels, "_list", spy)
+    small = (LIMITS[0] // 16, LIMITS[1] // 16)
+    went_on = 0
+    for _, args in joint_programme_inputs(5, seeds=2, every=6):
+        fresh = Programme(*args)
+        listed.clear()
+        if not fresh.build_levels(*LIMITS):
+            continue
+        levels_fresh = list(listed)
+        prog = Programme(*args)
+        if prog.build_levels(*small):
+            continue
+        counted = len(prog._levels_done[0])
+        listed.clear()
+        assert prog.build_levels(*LIMITS)
+        assert listed == levels_fresh[counted:]  # (the level it stopped in, listed again)
+        assert prog.total == fresh.total and prog.states_steps == fresh.states_steps
+        _same_samples(prog, fresh)
+        went_on += counted > 0
+    assert went_on >= 5
+
+
 def test_levels_without_pile_conditions_count_what_the_depth_first_build_does():
     # One seat's boxes, no pile conditions (``avail`` None) and an uneven tilt per species.
     tilt = [1.0 + 0.37 * s for s in range(8)]
