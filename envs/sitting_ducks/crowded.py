@@ -515,7 +515,7 @@ def _groups(columns: list[np.ndarray]) -> tuple:
     codes = columns[0].astype(np.int64)
     for column, weight in zip(columns[1:], weights[1:]):
         codes += np.multiply(column, weight, dtype=np.int64)  # (any int column: no overflow)
-    order = _stable_order(codes, top)
+    order = _stable_order(codes, top, columns[-1])
     ordered = codes[order]
     new = np.empty(len(codes), dtype=bool)
     new[:1] = True
@@ -525,11 +525,19 @@ def _groups(columns: list[np.ndarray]) -> tuple:
     return order[new], child, order, np.append(np.flatnonzero(new), len(codes))
 
 
-def _stable_order(codes: np.ndarray, top: int) -> np.ndarray:
+def _stable_order(codes: np.ndarray, top: int, leading: np.ndarray | None = None) -> np.ndarray:
     """``codes.argsort(kind="stable")`` for non-negative codes below ``top``, sorted 16 bits at
     a time from the lowest (NumPy's stable sort of 16-bit ints is a radix sort, several times
     faster than its sort of 64-bit ints; each pass keeps the order of the one before among
-    equals, so the result is the same stable order)."""
+    equals, so the result is the same stable order). ``leading``: the codes' most significant
+    digit (``_groups``' last column), if known; where it never decreases, long codes are
+    sorted in parts (``_in_parts``)."""
+    if (
+        leading is not None
+        and len(codes) >= 2 * SORT_PART
+        and bool((leading[1:] >= leading[:-1]).all())
+    ):
+        return _in_parts(codes, leading)
     if top > 1 << 48:
         return codes.argsort(kind="stable")
     order = (codes & 0xFFFF).astype(np.uint16).argsort(kind="stable")
@@ -538,6 +546,29 @@ def _stable_order(codes: np.ndarray, top: int) -> np.ndarray:
         digit = ((codes[order] >> shift) & 0xFFFF).astype(np.uint16)
         order = order[digit.argsort(kind="stable")]
         shift += 16
+    return order
+
+
+#: ``_in_parts``: the length a part aims at. Measured at the six-player seed 0's decision 170
+#: (8.0M and 10.9M codes): parts of 2**14 to 2**18 all sort in 200-310 ms, against 430-810 ms
+#: sorted whole (session 34).
+SORT_PART = 1 << 16
+
+
+def _in_parts(codes: np.ndarray, leading: np.ndarray) -> np.ndarray:
+    """``_stable_order`` of ``codes`` whose most significant digit ``leading`` never decreases:
+    cut where it grows (the first such place past every ``SORT_PART`` codes), every code before
+    a cut is below every code after it, so the parts' stable orders one after the other are
+    the whole's. The last sweep's pairs come so (its ways are sorted by the seats still to
+    come, the codes' top digit), and a part small enough to stay in the cache sorts two to
+    three times faster than the whole (session 34)."""
+    n = len(codes)
+    cuts = np.unique(np.searchsorted(leading, leading[SORT_PART::SORT_PART], "right"))
+    order = np.empty(n, dtype=np.intp)
+    for lo, hi in zip([0, *cuts[cuts < n].tolist()], [*cuts[cuts < n].tolist(), n]):
+        part = codes[lo:hi]
+        base = int(part.min())
+        order[lo:hi] = _stable_order(part - base, int(part.max()) - base + 1) + lo
     return order
 
 

@@ -35,6 +35,36 @@ def test_groups_are_unique_rows_and_a_stable_sort():
             assert np.array_equal(got, want)
 
 
+def test_groups_sorted_in_parts_are_the_groups_sorted_whole(monkeypatch):
+    """Session 34: codes whose most significant column never decreases are sorted in parts
+    cut where it grows (``crowded._in_parts``); the groups and the stable order are those of
+    ``np.unique`` and a stable sort, whether or not the column is sorted and whether a part
+    holds one value of it or many."""
+    monkeypatch.setattr(crowded, "SORT_PART", 64)
+    rng = np.random.default_rng(11)
+    cut, sorted_cases = [], 0
+    whole = crowded._in_parts
+    monkeypatch.setattr(crowded, "_in_parts", lambda c, lead: cut.append(1) or whole(c, lead))
+    for n, leading, low in [(5000, 40, 900), (3000, 3, 70_000), (2000, 2000, 5), (129, 1, 9)]:
+        for shuffled in (False, True):
+            lead = np.sort(rng.integers(0, leading, n))
+            if shuffled:
+                lead = rng.permutation(lead)
+            sorted_cases += bool((np.diff(lead) >= 0).all())
+            columns = [rng.integers(0, low, n), rng.integers(0, 4, n), lead]
+            first, child, order, starts = crowded._groups(columns)
+            _, want_first, want_child = crowded._unique_rows(np.stack(columns, axis=1))
+            want_child = want_child.ravel()
+            want_order = np.argsort(want_child, kind="stable")
+            assert np.array_equal(first, want_first)
+            assert np.array_equal(child, want_child)
+            assert np.array_equal(order, want_order)
+            assert np.array_equal(
+                starts, np.append(np.flatnonzero(np.diff(want_child[want_order], prepend=-1)), n)
+            )
+    assert len(cut) == sorted_cases >= 4  # where the leading column never decreases
+
+
 def test_kept_completable_parts_equal_parts_computed_afresh(monkeypatch):
     """Along a seeded six-player game (determinize for the seat to play at every decision)
     every kept answer equals one computed afresh, and some are asked for again."""
