@@ -169,12 +169,20 @@ def _on_grid(cum: np.ndarray, starts: np.ndarray, grid: float) -> np.ndarray:
     to multiples of ``1 / grid`` and exactly 1 at the state's last edge."""
     counts = np.diff(starts)
     state = np.repeat(np.arange(len(counts)), counts)
-    before = np.concatenate(([0.0], cum[starts[1:-1] - 1]))[state]
-    total = cum[starts[1:] - 1] - before[starts[1:] - 1]
+    before = np.concatenate(([0.0], cum[starts[1:-1] - 1]))  # per state
+    total = cum[starts[1:] - 1] - before
     total = np.where(total > 0, total, 1.0)
-    share = np.minimum((cum - before) / total[state], 1.0)
+    # The same arithmetic in place (session 34: a level holds up to millions of edges, and
+    # each new array of them cost about as much as the operation that made it).
+    share = cum - before[state]
+    share /= total[state]
+    np.minimum(share, 1.0, out=share)
     share[starts[1:] - 1] = 1.0
-    return np.floor(share * grid) / grid + state
+    share *= grid
+    np.floor(share, out=share)
+    share /= grid
+    share += state
+    return share
 
 
 def in_seat_order(order: tuple | None, ids):
