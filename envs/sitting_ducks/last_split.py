@@ -17,6 +17,7 @@ from __future__ import annotations
 from math import floor
 
 import numpy as np
+from cardzoo.envs.sitting_ducks.now import search
 
 #: The most paths (a split at the last reshuffle with each seat's row) ``Swept`` lists;
 #: past it a draw walks back through the seats. Measured along the bench's 16 six-player
@@ -93,8 +94,8 @@ class Swept:
         """Per proposal (``x``: a uniform, ``u``: one more per seat): each seat's row, from
         the listed paths (``x`` alone) or by a walk back (``rows``)."""
         if self.paths is not None:
-            return self.paths[np.searchsorted(self.path_cum, x * self.path_cum[-1], "right")]
-        return self.rows(np.searchsorted(self.cum, x * self.cum[-1], "right"), u)
+            return self.paths[search(self.path_cum, x * self.path_cum[-1])]
+        return self.rows(search(self.cum, x * self.cum[-1]), u)
 
     def pick_rows_one(self, x: float, u: list[float]) -> list[int]:
         """``pick_rows`` for one proposal, without the arrays."""
@@ -109,7 +110,7 @@ class Swept:
         u = np.floor(u * self.grid) / self.grid
         for i in range(len(self.levels) - 1, -1, -1):
             parent, row, cum, _ = self.levels[i]
-            e = np.searchsorted(cum, states + u[:, i], "right")
+            e = search(cum, states + u[:, i])
             out[:, i], states = row[e], parent[e]
         return out
 

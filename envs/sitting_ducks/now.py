@@ -285,8 +285,27 @@ class _Kept:
         """Per (slot, uniform): the first hand of the slot whose cumulative share exceeds
         ``x``."""
         x = np.floor(x * self.grid) / self.grid
-        found = np.searchsorted(self.flat[: self.used], slot + x, "right")
+        found = search(self.flat[: self.used], slot + x)
         return self.hand_at[np.minimum(found, self.last[slot])]
+
+
+def search(values: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """``np.searchsorted(values, keys, "right")`` (``values`` sorted), the keys looked up in
+    increasing order where they are many (``SEARCH_SORTED_FROM``): NumPy's search starts from
+    where the previous key's ended when the keys increase, so a batch of proposals' uniforms,
+    sorted first, is found two to three times faster (session 34). The same indices."""
+    if keys.size < SEARCH_SORTED_FROM:
+        return np.searchsorted(values, keys, "right")
+    flat = keys.ravel()
+    order = flat.argsort()
+    found = np.empty(flat.size, dtype=np.intp)
+    found[order] = np.searchsorted(values, flat[order], "right")
+    return found.reshape(keys.shape)
+
+
+#: ``search`` sorts the keys from this many on (measured: 2,560 keys among 1,213 values 142 ->
+#: 63 us, 512 among 11,536 24 -> 17 us, but 160 among 1,213 3.1 -> 6.2 us).
+SEARCH_SORTED_FROM = 512
 
 
 def _grown(values: np.ndarray, size: int, used: int) -> np.ndarray:
