@@ -39,6 +39,18 @@ def test_slowest_lists_the_dearest_first_calls_by_game_and_decision():
     assert all(row[3] == "0," and row[4] == "decision" and row[5].isdigit() for row in rows)
 
 
+def test_slowest_with_repeats_lists_the_positions_whose_repeated_calls_cost_most():
+    # (Session 34: a search pays the repeated calls; where they are dear matters as much.)
+    done = _run("--slowest", "2", "--repeat", "2")
+    assert done.returncode == 0, done.stderr
+    first = [line.split() for line in done.stdout.splitlines() if " ms  game " in line]
+    again = [line.split() for line in done.stdout.splitlines() if " ms  again at game " in line]
+    assert len(first) == 2 and len(again) == 2
+    times = [float(row[0]) for row in again]
+    assert times == sorted(times, reverse=True)
+    assert all(row[5] == "0," and row[6] == "decision" and row[7].isdigit() for row in again)
+
+
 def test_the_untimed_warm_up_can_be_left_out():
     # (Session 33: one untimed call before the games, so imports on first use are not timed.)
     done = _run("--no-warm-up", "--repeat", "1")

@@ -82,6 +82,21 @@ def _warm_up(state_cls: type, config, seed: int) -> None:
     state.determinize(state.current_player, np.random.default_rng(seed))
 
 
+def _report(args, first: list[float], where: list, again: list[float], again_at: list[float]):
+    """The summaries, and with ``--slowest`` where the dearest first calls were and (with
+    ``--repeat``) the positions whose repeated calls cost most."""
+    print(_summary("first call at each position", first))
+    if again:
+        print(_summary(f"{args.repeat} more calls at each position", again))
+    for i in sorted(range(len(first)), key=lambda i: -first[i])[: args.slowest]:
+        print(f"  {first[i] * 1e3:9.2f} ms  game {where[i][0]}, decision {where[i][1]}")
+    if again_at and args.slowest:
+        print(f"the positions whose {args.repeat} more calls cost most (mean a call):")
+        for i in sorted(range(len(again_at)), key=lambda i: -again_at[i])[: args.slowest]:
+            game, decision = where[i]
+            print(f"  {again_at[i] * 1e3:9.3f} ms  again at game {game}, decision {decision}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("game", help="cubirds, beasty_bar, sitting_ducks or odins_ravens")
@@ -102,7 +117,8 @@ def main() -> None:
         type=int,
         default=0,
         metavar="N",
-        help="list the N slowest first calls (game seed, decision)",
+        help="list the N slowest first calls (game seed, decision), and with --repeat the N "
+        "positions whose repeated calls cost most",
     )
     parser.add_argument(
         "--no-warm-up",
@@ -124,6 +140,7 @@ def main() -> None:
     first: list[float] = []
     where: list[tuple[int, int]] = []  # each first call's (game seed, decision)
     again: list[float] = []
+    again_at: list[float] = []  # each position's mean repeated call
     profile = cProfile.Profile() if args.profile or args.profile_repeat else None
     profile_first = profile if not args.profile_repeat else None
     profile_again = profile if args.profile_repeat else None
@@ -151,17 +168,15 @@ def main() -> None:
                 start = clock()
                 state.determinize(player, rng)
                 again.append(clock() - start)
+            if args.repeat:
+                again_at.append(sum(again[-args.repeat :]) / args.repeat)
             if profile_again:
                 profile_again.disable()
             state.apply_id(move)
     print(f"{args.game} {args.players}p {options} games={args.games} seed={args.seed}")
     if args.no_calls:
         return
-    print(_summary("first call at each position", first))
-    if again:
-        print(_summary(f"{args.repeat} more calls at each position", again))
-    for i in sorted(range(len(first)), key=lambda i: -first[i])[: args.slowest]:
-        print(f"  {first[i] * 1e3:9.2f} ms  game {where[i][0]}, decision {where[i][1]}")
+    _report(args, first, where, again, again_at)
     if profile:
         pstats.Stats(profile).sort_stats(args.sort).print_stats(35)
 
