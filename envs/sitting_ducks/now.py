@@ -250,15 +250,19 @@ class _Kept:
         self.slots = 0
 
     def keep(self, cum: np.ndarray) -> np.ndarray:
-        """Appends rows of cumulative shares (rows x hands, each ending at 1), cut to the grid
-        and lifted by their new slots' numbers; returns the slots. Grown by doubling.
+        """Appends rows of cumulative shares (rows x hands, each ending at 1; the array is
+        overwritten), cut to the grid and lifted by their new slots' numbers; returns the
+        slots. Grown by doubling.
 
         A hand whose cut share is 0 repeats the value before it: no uniform stops there (the
         first entry above it comes first), so it is left out, which never changes the hand a
         uniform finds; the row's last hand is kept, so that no row is empty."""
         k, hands = cum.shape
         slots = np.arange(self.slots, self.slots + k)
-        cum = np.floor(cum * self.grid) / self.grid + slots[:, None]
+        cum *= self.grid  # (in place, the same arithmetic: ``cum`` is the caller's to give)
+        np.floor(cum, out=cum)
+        cum /= self.grid
+        cum += slots[:, None]
         shown = np.empty(cum.shape, dtype=bool)
         np.greater(cum[:, 1:], cum[:, :-1], out=shown[:, 1:])
         shown[:, 0] = cum[:, 0] > slots
@@ -352,9 +356,9 @@ def _drawn_hands(lasts: list[LastStep], rows: np.ndarray, u: np.ndarray, log_fal
         ids = np.zeros(rows.shape, dtype=np.int64)
     if kept.log_falling is not log_falling:  # per hand, its log (U_k)_(H[k]) summed (0 last)
         kept.log_falling = log_falling
-        kept.hand_log = {
-            last.size: np.append(log_falling[_KINDS, _HANDS[last.size].counts].sum(axis=1), 0.0)
-            for last in lasts
+        kept.hand_log = {  # (once per hand size, not per seat: session 34)
+            size: np.append(log_falling[_KINDS, _HANDS[size].counts].sum(axis=1), 0.0)
+            for size, _ in kept.by_size
         }
     if dealt is not None:  # the tables' last entry: nothing drawn (the index is overwritten
         ids[dealt] = -1  # where the proposal is accepted, ``_deal_lists``, ``_deal_arrays``)
