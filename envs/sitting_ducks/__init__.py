@@ -11,6 +11,7 @@ The rooms (the common engine layout):
   of the action cards, and the cache and dispatch of the exact samplers.
 - ``reshuffled.py`` (extra room): the exact sampler after reshuffles.
 - ``crowded.py``: its chain at 5-6 players, built from only the splits the record allows.
+- ``grouping.py``: the sweep's grouping of rows by one sort of integer codes.
 - ``now.py``: the other seats' hands now after a reshuffle, by exact rejection.
 - ``sampling.py`` (extra room): the replay behind ``State.determinize`` where the exact samplers
   decline (rare; its replay and complete search).

@@ -34,7 +34,7 @@ while the current pile's record only rules hands out (``_closed_splits``), and e
 walk through the current pile keeps only the rows (hands at the last reshuffle) still alive
 (2026-12-02, session 8: two thirds of them die, measured along a seeded six-player game).
 Since session 22 step 3 lists a step's fitting pairs once per (row, rest) combination of its
-partial splits (``_fitting_pairs``) and groups them with a 16-bit radix sort (``_stable_order``):
+partial splits (``_fitting_pairs``) and groups them with a 16-bit radix sort (``grouping.py``):
 the same samples, six-player first calls about 13 % cheaper (docs/rules/sitting_ducks.md).
 
 The seats are summed fewest hands per row at the last reshuffle first (:func:`spread_order`;
@@ -63,6 +63,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from cardzoo.envs.sitting_ducks import now, walks
 from cardzoo.envs.sitting_ducks.exact import _HANDS
+from cardzoo.envs.sitting_ducks.grouping import groups, ranks, unique_rows
 
 if TYPE_CHECKING:
     from cardzoo.envs.sitting_ducks.reshuffled import _Split
@@ -383,7 +384,7 @@ def _staged(seats: list[_Seat], prev: np.ndarray, alpha, pool, unseen) -> tuple:
         left_t, left_u = rest[way2], from_u[ok] - table.counts[h]
         key = np.stack([left_t.astype(np.int64) @ radix_t, left_u @ radix_u], axis=1)
         key = np.concatenate([key, prev[src[parent], i + 1 :]], axis=1)
-        _, first, child = _unique_rows(key)
+        _, first, child = unique_rows(key)
         child = child.ravel()
         fwd = np.bincount(child, weights=w, minlength=len(first))
         order = np.argsort(child, kind="stable")
@@ -426,8 +427,8 @@ def _swept(seats: list[_Seat], prev: np.ndarray, alpha, pool, lasts: list, unsee
         w = fwd[way] * m[p[way], g]
         more = drawn[way] + np.where(last.dealt, 0, last.size).astype(np.int16)[g]
         # The seats still to come, one int a pair.
-        later = _ranks(prev[:, i + 1 :]).astype(np.int32)[src][way]
-        first, child, order, starts = _groups([rest[:, 1], more, later])
+        later = ranks(prev[:, i + 1 :]).astype(np.int32)[src][way]
+        first, child, order, starts = groups([rest[:, 1], more, later])
         del later
         fwd = np.bincount(child, weights=w, minlength=len(first))
         w /= fwd[child]
@@ -492,121 +493,14 @@ def _same_state(acc: np.ndarray, w: np.ndarray, src: np.ndarray, left, suffix) -
     seats still to come (``suffix[src]``) go on alike (what is left is the same too): one
     way each, their weights summed. What they came from is never needed again."""
     key = np.concatenate([acc, suffix[src]], axis=1)
-    _, first, inverse = _unique_rows(key)
+    _, first, inverse = unique_rows(key)
     w = np.bincount(inverse.ravel(), weights=w, minlength=len(first))
     return acc[first], w, src[first], left[first]
 
 
-def _groups(columns: list[np.ndarray]) -> tuple:
-    """The distinct rows made of ``columns`` (one array per column, small non-negative ints) as
-    groups: each group's first row, each row's group, the rows sorted by group (stable) and
-    where each group starts in that order (one more: the end). What ``_unique_rows`` and a
-    stable sort by group give, from one sort of the rows' codes (session 8; the columns kept
-    apart since session 22: a maximum and a sum per column cost less than over stacked rows)."""
-    weights, top = [], 1
-    for column in columns:
-        weights.append(top)
-        top *= int(column.max(initial=0)) + 1
-    if top >= 1 << 62:  # no code fits: as before, rows compared whole
-        _, first, child = _unique_rows(np.stack(columns, axis=1))
-        child = child.ravel()
-        order = np.argsort(child, kind="stable")
-        return first, child, order, np.searchsorted(child[order], np.arange(len(first) + 1))
-    codes = columns[0].astype(np.int64)
-    for column, weight in zip(columns[1:], weights[1:]):
-        codes += np.multiply(column, weight, dtype=np.int64)  # (any int column: no overflow)
-    order = _stable_order(codes, top, columns[-1])
-    ordered = codes[order]
-    new = np.empty(len(codes), dtype=bool)
-    new[:1] = True
-    new[1:] = ordered[1:] != ordered[:-1]
-    child = np.empty(len(codes), dtype=np.intp)
-    child[order] = np.cumsum(new) - 1
-    return order[new], child, order, np.append(np.flatnonzero(new), len(codes))
-
-
-def _stable_order(codes: np.ndarray, top: int, leading: np.ndarray | None = None) -> np.ndarray:
-    """``codes.argsort(kind="stable")`` for non-negative codes below ``top``, sorted 16 bits at
-    a time from the lowest (NumPy's stable sort of 16-bit ints is a radix sort, several times
-    faster than its sort of 64-bit ints; each pass keeps the order of the one before among
-    equals, so the result is the same stable order). ``leading``: the codes' most significant
-    digit (``_groups``' last column), if known; where it never decreases, long codes are
-    sorted in parts (``_in_parts``)."""
-    if (
-        leading is not None
-        and len(codes) >= 2 * SORT_PART
-        and bool((leading[1:] >= leading[:-1]).all())
-    ):
-        return _in_parts(codes, leading)
-    if top > 1 << 48:
-        return codes.argsort(kind="stable")
-    order = (codes & 0xFFFF).astype(np.uint16).argsort(kind="stable")
-    shift = 16
-    while top > 1 << shift:
-        digit = ((codes[order] >> shift) & 0xFFFF).astype(np.uint16)
-        order = order[digit.argsort(kind="stable")]
-        shift += 16
-    return order
-
-
-#: ``_in_parts``: the length a part aims at. Measured at the six-player seed 0's decision 170
-#: (8.0M and 10.9M codes): parts of 2**14 to 2**18 all sort in 200-310 ms, against 430-810 ms
-#: sorted whole (session 34).
-SORT_PART = 1 << 16
-
-
-def _in_parts(codes: np.ndarray, leading: np.ndarray) -> np.ndarray:
-    """``_stable_order`` of ``codes`` whose most significant digit ``leading`` never decreases:
-    cut where it grows (the first such place past every ``SORT_PART`` codes), every code before
-    a cut is below every code after it, so the parts' stable orders one after the other are
-    the whole's. The last sweep's pairs come so (its ways are sorted by the seats still to
-    come, the codes' top digit), and a part small enough to stay in the cache sorts two to
-    three times faster than the whole (session 34)."""
-    n = len(codes)
-    cuts = np.unique(np.searchsorted(leading, leading[SORT_PART::SORT_PART], "right"))
-    order = np.empty(n, dtype=np.intp)
-    for lo, hi in zip([0, *cuts[cuts < n].tolist()], [*cuts[cuts < n].tolist(), n]):
-        part = codes[lo:hi]
-        base = int(part.min())
-        order[lo:hi] = _stable_order(part - base, int(part.max()) - base + 1) + lo
-    return order
-
-
-def _ranks(rows: np.ndarray) -> np.ndarray:
-    """Each row's rank among the distinct rows (small non-negative ints), in the order of
-    ``_groups``' codes (the last column most significant): one column that groups and sorts
-    as the rows would, so a step's pairs carry one int for them rather than a row each
-    (session 18: a third of the memory at the largest steps)."""
-    if rows.shape[1] == 0:
-        return np.zeros(len(rows), dtype=np.int64)
-    weights, top = [], 1
-    for r in rows.max(axis=0).tolist():
-        weights.append(top)
-        top *= r + 1
-    if top >= 1 << 62:  # no code fits: the rows compared whole, the last column first
-        return np.unique(rows[:, ::-1], axis=0, return_inverse=True)[1].ravel()
-    return np.unique(rows @ np.array(weights, dtype=np.int64), return_inverse=True)[1].ravel()
-
-
-def _unique_rows(rows: np.ndarray) -> tuple:
-    """``np.unique`` over rows of non-negative ints (first index, inverse): one int per row
-    (mixed radix) where that fits in 62 bits, else the rows themselves."""
-    radix = [int(r) + 1 for r in rows.max(axis=0, initial=0)]
-    weights, top = [], 1
-    for r in radix:
-        weights.append(top)
-        top *= r
-    if top >= 1 << 62:
-        _, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
-    else:
-        codes = rows @ np.array(weights, dtype=np.int64)
-        _, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
-    return None, first, inverse
-
-
 def _merged(acc: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The distinct rows of ``acc`` (small non-negative ints) and their summed weights."""
-    _, first, inverse = _unique_rows(acc)
+    _, first, inverse = unique_rows(acc)
     return acc[first], np.bincount(inverse.ravel(), weights=w, minlength=len(first))
 
 

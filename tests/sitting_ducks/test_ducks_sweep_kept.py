@@ -1,11 +1,12 @@
 """Session 8, five and six players: ``crowded._completable`` kept by what it is a function of,
-and the last reshuffle's sweep grouping its partial splits with one sort (``crowded._groups``):
+and the last reshuffle's sweep grouping its partial splits with one sort (``grouping.groups``,
+``crowded._groups`` before session 34):
 the same answers as computed afresh / as ``np.unique`` and a stable sort."""
 
 from __future__ import annotations
 
 import numpy as np
-from cardzoo.envs.sitting_ducks import Config, State, crowded
+from cardzoo.envs.sitting_ducks import Config, State, crowded, grouping
 
 
 def test_groups_are_unique_rows_and_a_stable_sort():
@@ -16,13 +17,13 @@ def test_groups_are_unique_rows_and_a_stable_sort():
         np.zeros((0, 2), dtype=np.int64),
         rng.integers(0, 1 << 40, (200, 2)),  # codes would not fit: rows compared whole
         np.repeat(rng.integers(0, 1 << 40, (20, 2)), 3, axis=0),
-        # codes of 16 to 48 bits: sorted 16 bits at a time (``_stable_order``, session 22)
+        # codes of 16 to 48 bits: sorted 16 bits at a time (``stable_order``, session 22)
         np.repeat(rng.integers(0, 1 << 9, (400, 2)), 2, axis=0),
         rng.integers(0, 1 << 12, (2000, 3)),
         np.repeat(rng.integers(0, 1 << 15, (300, 3)), 4, axis=0),
     ]:
-        first, child, order, starts = crowded._groups(list(rows.T))
-        _, want_first, want_child = crowded._unique_rows(rows)
+        first, child, order, starts = grouping.groups(list(rows.T))
+        _, want_first, want_child = grouping.unique_rows(rows)
         want_child = want_child.ravel()
         want_order = np.argsort(want_child, kind="stable")
         want_starts = np.searchsorted(want_child[want_order], np.arange(len(want_first) + 1))
@@ -37,14 +38,14 @@ def test_groups_are_unique_rows_and_a_stable_sort():
 
 def test_groups_sorted_in_parts_are_the_groups_sorted_whole(monkeypatch):
     """Session 34: codes whose most significant column never decreases are sorted in parts
-    cut where it grows (``crowded._in_parts``); the groups and the stable order are those of
+    cut where it grows (``grouping.in_parts``); the groups and the stable order are those of
     ``np.unique`` and a stable sort, whether or not the column is sorted and whether a part
     holds one value of it or many."""
-    monkeypatch.setattr(crowded, "SORT_PART", 64)
+    monkeypatch.setattr(grouping, "SORT_PART", 64)
     rng = np.random.default_rng(11)
     cut, sorted_cases = [], 0
-    whole = crowded._in_parts
-    monkeypatch.setattr(crowded, "_in_parts", lambda c, lead: cut.append(1) or whole(c, lead))
+    whole = grouping.in_parts
+    monkeypatch.setattr(grouping, "in_parts", lambda c, lead: cut.append(1) or whole(c, lead))
     for n, leading, low in [(5000, 40, 900), (3000, 3, 70_000), (2000, 2000, 5), (129, 1, 9)]:
         for shuffled in (False, True):
             lead = np.sort(rng.integers(0, leading, n))
@@ -52,8 +53,8 @@ def test_groups_sorted_in_parts_are_the_groups_sorted_whole(monkeypatch):
                 lead = rng.permutation(lead)
             sorted_cases += bool((np.diff(lead) >= 0).all())
             columns = [rng.integers(0, low, n), rng.integers(0, 4, n), lead]
-            first, child, order, starts = crowded._groups(columns)
-            _, want_first, want_child = crowded._unique_rows(np.stack(columns, axis=1))
+            first, child, order, starts = grouping.groups(columns)
+            _, want_first, want_child = grouping.unique_rows(np.stack(columns, axis=1))
             want_child = want_child.ravel()
             want_order = np.argsort(want_child, kind="stable")
             assert np.array_equal(first, want_first)
