@@ -33,6 +33,11 @@ same pairs kept. Between positions of one record the splits before the last resh
 while the current pile's record only rules hands out (``_closed_splits``), and each seat's
 walk through the current pile keeps only the rows (hands at the last reshuffle) still alive
 (2026-12-02, session 8: two thirds of them die, measured along a seeded six-player game).
+Since session 34 that walk and each closed pile's start from the hands that fit in every
+seat's hands at the reshuffle (``split.held``: the same multiset for every viewer) and are
+kept with the record, so each is walked once for all viewers, and a viewer takes its own rows
+(those that fit in its ``T_b``) from them: the same rows and, up to the factor divided out,
+the same weights (five-player first calls 9-15 % cheaper, six-player 7-9 %).
 Since session 22 step 3 lists a step's fitting pairs once per (row, rest) combination of its
 partial splits (``_fitting_pairs``) and groups them with a 16-bit radix sort (``grouping.py``):
 the same samples, six-player first calls about 13 % cheaper (docs/rules/sitting_ducks.md).
@@ -114,38 +119,39 @@ class _Seat:
 
     def __init__(self, split: _Split, q: int, key: int, advance, memo: dict | None = None) -> None:
         self.sizes = [size[q] for size in split.sizes] + [split.final[q]]
-        steps = split.steps[q][-1]
+        record = memo.get("record") if memo is not None else None
         found = memo.get((q, key)) if memo is not None else None
-        if (
-            found is None
-            or len(found[3][4]) > len(steps)
-            or steps[: len(found[3][4])] != found[3][4]
-        ):
-            found = self._closed(split, q, key, memo.get("record") if memo else None)
-        self.rows, self.mats, self.scale, (v, live, size, s, done) = found
-        more = steps[len(done) :]
-        if more:  # only the rows still alive are walked (``walks.walk_rows``)
-            v, size, s2 = _walk(advance, v, size, more, key)
-            s += s2
-            v, live = walks.live_rows(v, live)
-        if memo is not None:
-            memo[(q, key)] = (self.rows, self.mats, self.scale, (v, live, size, s, list(steps)))
-        self.last, self.live, self.last_scale = v, live, s
+        if found is None:
+            found = self._closed(split, q, key, record)
+            if memo is not None:
+                memo[(q, key)] = found
+        self.rows, self.mats, self.scale, held, mine = found
+        v, live, s = _last_walk(record, q, key, held, self.sizes[-2], split.steps[q][-1], advance)
+        # The viewer's rows among those that fit in every seat's hands (``held``): the walk's
+        # live rows that are its, renumbered (the same rows, in the same order, as a walk of
+        # its own rows would keep, their weights up to the factor in ``s``).
+        keep = mine[live]
+        self.last, self.live, self.last_scale = v[keep], (np.cumsum(mine) - 1)[live[keep]], s
         reach = [self.mats[0][0] > 0]
         for m in self.mats[1:]:
             reach.append(reach[-1].astype(float) @ m > 0)
         ends = np.zeros(len(self.rows[-1]), dtype=bool)
-        ends[live] = v.sum(axis=1) > 0
+        ends[self.live] = self.last.sum(axis=1) > 0
         self.alive = [reach[-1] & ends]
         for b in range(len(self.mats) - 1, 0, -1):
             self.alive.insert(0, reach[b - 1] & (self.mats[b] @ self.alive[0] > 0))
 
     def _closed(self, split: _Split, q: int, key: int, record=None) -> tuple:
-        """From scratch: rows, the closed piles' matrices and scale, and the start of the
-        last pile's walk (its weights, hand size, log factor, steps walked: none). The first
-        pile's walk is the record's, kept for every viewer (``walks.py``, ``record``)."""
+        """From scratch: rows, the closed piles' matrices and scale, the rows of the last
+        reshuffle that fit in every seat's hands there, and which of them are this viewer's.
+        The first pile's walk is the record's, kept for every viewer (``walks.py``, ``record``);
+        so are the closed piles' matrices, walked over the hands that fit in every seat's hands
+        (``split.held``, the same for every viewer) and cut to the viewer's rows here (those
+        that fit in ``T_b``; session 34: each pile is walked once, not once per viewer)."""
         pools, sizes = split.pools, split.sizes
-        rows = [_fits(pool, size[q]) for pool, size in zip(pools, sizes)]
+        held = [_fits(both, size[q]) for both, size in zip(split.held, sizes)]
+        mine = [_within(rows, pool, size[q]) for rows, pool, size in zip(held, pools, sizes)]
+        rows = [h[m] for h, m in zip(held, mine)]
         deal = walks.from_deal(split.dealt[q])
         v, _, scale = walks.walk(record, ("deal", q, key), deal, split.steps[q][0], key)
         if scale == float("-inf"):
@@ -153,14 +159,12 @@ class _Seat:
         mats = [v[None, rows[0]]]
         for b in range(1, len(pools)):  # (each closed pile's matrix is kept with the record)
             start, steps = self.sizes[b - 1], split.steps[q][b]
-            found = walks.closed_pile(record, (q, key, b), rows[b - 1], rows[b], start, steps, key)
+            found = walks.closed_pile(record, (q, key, b), held[b - 1], held[b], start, steps, key)
             if found is None:
                 raise _Impossible
-            mats.append(found[0])
+            mats.append(found[0][np.ix_(mine[b - 1], mine[b])])
             scale += found[1]
-        start = self.sizes[len(pools) - 1]
-        live = np.arange(len(rows[-1]))
-        return rows, mats, scale, (walks.one_hot(rows[-1], start), live, start, 0.0, [])
+        return rows, mats, scale, held[-1], mine[-1]
 
     def full_last(self) -> np.ndarray:
         """``last`` over every row at the last reshuffle (the rows left out weigh zero)."""
@@ -185,6 +189,37 @@ def memo_for(record: list, player: int, reshuffles: int) -> dict:
             _MEMOS.clear()
         found = _MEMOS[key] = (record, {})
     return found[1]
+
+
+def _last_walk(record, q: int, key: int, held, start: int, steps: list, advance) -> tuple:
+    """Seat ``q``'s walk through the last pile from each of the hands ``held`` (those that fit
+    in every seat's hands at the last reshuffle), kept with the record for every viewer and
+    extended by the new ``steps`` alone: its live rows' weights, which rows of ``held`` they
+    are, and the log of the factor divided out. A record whose steps do not extend the kept
+    ones (another prefix) starts afresh."""
+    name = ("last", q, key)
+    memo = record if record is not None else {}
+    found = memo.get(name)
+    if (
+        found is None
+        or not np.array_equal(found[0], held)
+        or len(found[5]) > len(steps)
+        or steps[: len(found[5])] != found[5]
+    ):
+        found = (held, walks.one_hot(held, start), np.arange(len(held)), start, 0.0, [])
+    held, v, live, size, s, done = found
+    more = steps[len(done) :]
+    if more:  # only the rows still alive are walked (``walks.live_rows``)
+        v, size, s2 = _walk(advance, v, size, more, key)
+        s += s2
+        v, live = walks.live_rows(v, live)
+    memo[name] = (held, v, live, size, s, list(steps))
+    return v, live, s
+
+
+def _within(rows: np.ndarray, pool: list[int], size: int) -> np.ndarray:
+    """Which of the hands ``rows`` (of ``size`` cards) fit in the multiset ``pool``."""
+    return (_COUNTS[size][rows] <= np.array(pool, dtype=np.int16)).all(axis=1)
 
 
 def _walk(advance, v: np.ndarray, size: int, steps: list, key: int) -> tuple:

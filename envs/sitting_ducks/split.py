@@ -32,12 +32,18 @@ class Split:
     def __init__(self, record: list[tuple], player: int) -> None:
         _, dealt, pool = record[0]
         self.unseen = list(pool)
+        self.hand = [0] * len(pool)  # the seat's own hand, per kind
         for kind in dealt[player]:
             self.unseen[kind] -= 1
+            self.hand[kind] += 1
         self.final = [len(h) for h in dealt]
         self.dealt = self.final[:]
         self.steps: list[list[list]] = [[[]] for _ in dealt]
         self.pools: list[list[int]] = []
+        #: Per reshuffle, every seat's hand together (``pools`` and the seat's own): the same
+        #: multiset for every viewer, so ``crowded.py`` walks the hands that fit in it once
+        #: for all of them (session 34).
+        self.held: list[list[int]] = []
         self.sizes: list[list[int]] = []
         self.forced: list[list] = [[] for _ in dealt]
         self.player = player
@@ -56,9 +62,12 @@ class Split:
             if q != player:
                 unseen[card] -= 1
                 self.steps[q][-1].append((card, forced))
+            else:
+                self.hand[card] -= 1
             if reshuffled is not None:
                 self.last_reshuffle = self.done - 1
                 self.pools.append(unseen[:])  # the pile is empty: all of it is in hands
+                self.held.append([u + h for u, h in zip(unseen, self.hand)])
                 self.sizes.append(size[:])
                 for seat in self.steps:
                     seat.append([])
@@ -68,6 +77,7 @@ class Split:
                 size[q] += 1
                 if q == player:
                     unseen[drawn] -= 1
+                    self.hand[drawn] += 1
                 else:
                     self.steps[q][-1].append(DRAW)
             else:

@@ -61,7 +61,8 @@ def test_five_players_walk_each_closed_pile_once_and_sample_as_a_fresh_build(mon
     """Five players (``crowded.py``), session 29: each viewer's memo is made afresh at every
     reshuffle, and every closed pile's matrix used to be walked again there for every seat; now
     it is kept with the record (``walks.closed_pile``), walked once per seat, colour key and
-    rows (the old code walks each again at every later reshuffle, for each viewer). Along a
+    rows (the old code walks each again at every later reshuffle, for each viewer; since session
+    34 the rows are the same for every viewer, so a pile is walked once for all). Along a
     seeded game, every posterior two or more reshuffles in, with its closed piles taken from
     the record, equals a build with nothing kept, in its weights and its samples."""
     walked = [0]
@@ -97,7 +98,10 @@ def test_five_players_walk_each_closed_pile_once_and_sample_as_a_fresh_build(mon
         state.apply_id(legal[int(pick.integers(len(legal)))])
     closed = [k for k in walks.memo_for(state._log) if k[0] == "closed"]
     assert compared >= 40 and most >= 3
-    assert walked[0] == len(closed) >= 4 * most
+    # Since session 34 a closed pile is walked over the hands that fit in every seat's hands
+    # (``split.held``), the same for every viewer: once per seat and pile in all (before, once
+    # per viewer's rows too: at least 4 * most of them here).
+    assert walked[0] == len(closed) and 0 < len(closed) <= 5 * (most - 1)
 
 
 def _closed_bytes() -> int:
@@ -113,12 +117,14 @@ def test_the_kept_closed_piles_stay_within_their_budget(monkeypatch):
     """The closed piles' matrices kept with the records are dropped together once they pass
     ``walks.CLOSED_BYTES`` (a finished game's are never asked for again); those still needed
     are walked again, and the posteriors equal builds with nothing kept."""
-    monkeypatch.setattr(walks, "CLOSED_BYTES", 100_000)
+    # (Session 34: the matrices are walked over rows shared by every viewer, larger and fewer;
+    # before, seed 11 and 100,000 bytes.)
+    monkeypatch.setattr(walks, "CLOSED_BYTES", 130_000)
     monkeypatch.setattr(walks, "_closed_bytes", [0])
     monkeypatch.setattr(walks, "_RECORDS", {})
     monkeypatch.setattr(crowded, "_MEMOS", {})
-    state = State(Config(num_players=5), seed=11)
-    pick = np.random.default_rng(11)
+    state = State(Config(num_players=5), seed=12)
+    pick = np.random.default_rng(12)
     dropped = compared = 0
     while not state.terminal:
         if sum(e[3] is not None for e in state._log[1 : state._log_len]) >= 2:
@@ -141,3 +147,42 @@ def test_the_kept_closed_piles_stay_within_their_budget(monkeypatch):
         legal = state.legal_move_ids()
         state.apply_id(legal[int(pick.integers(len(legal)))])
     assert dropped >= 2 and compared >= 8, (dropped, compared)
+
+
+def test_viewers_share_each_seats_walk_through_the_last_pile(monkeypatch):
+    """Five players, session 34: a seat's walk through the last pile starts from the hands
+    that fit in every seat's hands at the last reshuffle (``split.held``, the same for every
+    viewer) and is kept with the record, so once two viewers have determinized a position,
+    every seat's walk is up to date there and a third viewer walks nothing (before, each
+    viewer walked its own rows: the third walked every seat again). Its posterior equals a
+    build with nothing kept."""
+    walked = []
+    step = crowded._walk
+
+    def counting(*args):
+        walked.append(1)
+        return step(*args)
+
+    monkeypatch.setattr(crowded, "_walk", counting)
+    monkeypatch.setattr(walks, "_RECORDS", {})
+    monkeypatch.setattr(crowded, "_MEMOS", {})
+    state = State(Config(num_players=5), seed=11)
+    pick = np.random.default_rng(11)
+    checked = 0
+    while not state.terminal:
+        if sum(e[3] is not None for e in state._log[1 : state._log_len]) >= 1:
+            first, second, third = [(state.current_player + k) % 5 for k in range(3)]
+            _posterior(state, first)
+            _posterior(state, second)
+            walked.clear()
+            carried = _fingerprint(_posterior(state, third))
+            assert not walked
+            with monkeypatch.context() as m:
+                m.setattr(crowded, "_MEMOS", {})
+                m.setattr(walks, "_RECORDS", {})
+                m.setattr(reshuffled, "_PREFIXES", {})
+                _same(carried, _fingerprint(_posterior(state, third)))
+            checked += 1
+        legal = state.legal_move_ids()
+        state.apply_id(legal[int(pick.integers(len(legal)))])
+    assert checked >= 20
