@@ -213,3 +213,81 @@ def test_the_factorial_ratio_is_exact():
         for delta in range(-3, 4):
             want = 0.0 if c + delta < 0 else math.factorial(c + delta) / math.factorial(c)
             assert hidden_mix._factorial_ratio(c, delta) == pytest.approx(want)
+
+
+def _replayed_positions(n: int, seed: int, most: int):
+    """Up to ``most`` positions of a seeded face-down game that the replay serves, as (plan,
+    a world of its search stages), each with a pile fed by thrown hands."""
+    config = Config(num_players=n, reveal_round_end_discards=False)
+    rng = np.random.default_rng(seed)
+    found = 0
+    for state in random_states(n, seed, every=5, config=config):
+        if state.terminal or found == most:
+            continue
+        kept = hidden.plan_for(state, state.current_player)
+        if hidden.exact_model(kept) is not None:
+            continue
+        result = kept.replay.sample_complete(rng)
+        if result is not None and Mixer(kept.replay).fed_piles:
+            found += 1
+            yield kept.replay, result
+
+
+def test_quick_double_swaps_decide_as_the_general_way(monkeypatch):
+    # Session 35: a double swap is judged on the counts alone where no card of it lies in a
+    # thrown hand, or where it breaks a requirement that no settling edits; the whole mix then
+    # reaches the same world with the same moves kept as when every move goes the general way.
+    outcomes = Counter()
+    quick = hidden_mix._World._quick
+
+    def counted(world, swap, then):
+        got = quick(world, swap, then)
+        outcomes[got] += 1
+        return got
+
+    positions = list(_replayed_positions(3, 1000, 4))
+    assert len(positions) == 4
+    for plan, result in positions:
+        runs = []
+        for way in (counted, lambda world, swap, then: None):
+            monkeypatch.setattr(hidden_mix._World, "_quick", way)
+            runs.append(Mixer(plan).mix(result[4], list(result[1]), np.random.default_rng(5)))
+        assert runs[0] == runs[1]
+        assert runs[0][1] > 0
+    assert outcomes[0] > 0 and outcomes[1] > 0 and outcomes[None] > 0
+
+
+def test_a_double_swap_breaking_a_requirement_no_settling_edits_is_never_kept(monkeypatch):
+    # The general way settles every fed pile before judging the requirements; where a double
+    # swap broke one whose boxes lie in no fed pile, what it settles cannot mend it. Checked
+    # with the short cut off (no quick way, no interval ``sure``) on moves that settle.
+    settle = hidden_mix._World._settle
+    doomed = Counter()
+    monkeypatch.setattr(hidden_mix._World, "_quick", lambda world, swap, then: None)
+
+    def watched(world, busy):
+        world.doomed = any(d and world.sure_ivs[iv] for iv, d in world.change.items())
+        return settle(world, busy)
+
+    move = hidden_mix._World.move
+
+    def judged(world, swap, then, u):
+        world.doomed = None
+        got = move(world, swap, then, u)
+        if then is not None and world.doomed is not None:
+            doomed[(world.doomed, got)] += 1
+        return got
+
+    monkeypatch.setattr(hidden_mix._World, "_settle", watched)
+    monkeypatch.setattr(hidden_mix._World, "move", judged)
+    init = hidden_mix._World.__init__
+
+    def keeps_sure(world, mixer, every, batches):
+        init(world, mixer, every, batches)
+        world.sure_ivs, mixer.sure = mixer.sure, [False] * len(mixer.sure)
+
+    monkeypatch.setattr(hidden_mix._World, "__init__", keeps_sure)
+    for plan, result in _replayed_positions(3, 1000, 3):
+        Mixer(plan).mix(result[4], list(result[1]), np.random.default_rng(6))
+    assert doomed[(True, 0)] > 100 and doomed[(False, 1)] > 0
+    assert doomed[(True, 1)] == 0
