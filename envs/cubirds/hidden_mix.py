@@ -443,24 +443,22 @@ def _swap(piles, odds, a: float, b: float, c: float) -> tuple | None:
     if i == j:
         return None
     ci, cj = cards[i], cards[j]
-    # (the species of the x-th card of box i and the y-th of box j, inline: the hot loop)
-    x -= ends[i - 1] if i else 0
-    s = 0
-    for v in ci:
-        x -= v
-        if x < 0:
-            break
-        s += 1
-    y -= ends[j - 1] if j else 0
-    t = 0
-    for v in cj:
-        y -= v
-        if y < 0:
-            break
-        t += 1
+    s = _nth_species(ci, x - (ends[i - 1] if i else 0))
+    t = _nth_species(cj, y - (ends[j - 1] if j else 0))
     if s == t:
         return None
     return ci, cj, ivs[i], ivs[j], s, t, g, g
+
+
+def _nth_species(cards: list[int], x: int) -> int:
+    """The species of a box's ``x``-th card, its cards ordered by species."""
+    s = 0
+    for v in cards:
+        x -= v
+        if x < 0:
+            return s
+        s += 1
+    raise AssertionError("a card past its box")
 
 
 def _species_at(cards: list[int], x: int, among) -> int:
