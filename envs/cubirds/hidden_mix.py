@@ -44,7 +44,7 @@ them for a requirement of an interval none of whose boxes lies in a pile that se
 settling (without the uniform settling would have drawn: the same chain, other samples than
 before). :meth:`_World._quick` makes and judges those, and the double swaps that touch no
 thrown hand, on the counts alone; the rest go the general way. Along seeded face-down games the
-moves took 29 % less time at three players and 19-21 % at five (``docs/cubirds_determinize.md``,
+moves took 27-31 % less time at two to five players (``docs/cubirds_determinize.md``,
 session 35).
 
 **Not exact.** A chain started from one world is near the posterior only once it has mixed,
