@@ -320,12 +320,15 @@ _START: LabelState = (-1, 0, (), (), ())
 MAX_STATES = 4000
 #: While no token carries a mask (no ``NO_MATCH`` taken in: always without the strict joker
 #: rule), a belief is cut only past this many times the limit (``MAX_STATES``, or the rebuild's
-#: ``RETRY_LIMIT``): such states are cheaper to step. 1 until session 11: 2 cuts 1.5 to 2.9
-#: times fewer position-seats with the default rules and without Odin cards, and none or
-#: nearly none with the small and big decks, for about 7 to 19 % more CPU time along games with
-#: the default rules (still about 0.12 ms a call); the strict rule's cuts, nearly all in masked
-#: beliefs, stay (docs/rules/odins_ravens.md).
-UNMASKED_FACTOR = 2
+#: ``RETRY_LIMIT``): such states are cheaper to step. 1 until session 11, 2 until session 36.
+#: 16 since session 37: the default rules' posteriors that outgrow 8,000 states mostly stay
+#: under 64,000 (over seeded games 40-239 the position-seats cut went 0.185 -> 0.024 %, the
+#: games with a cut 8 -> 1; over games 0-39 0.16 % -> none), for one call at every decision
+#: 13 % dearer on average (0.044 -> 0.050 ms, the slowest 30 -> 323 ms); without Odin cards
+#: 0.66 -> 0.19 % cut (each cut dropping 1 % of the mass instead of 6.5 % on average) for
+#: twice the cost (0.061 -> 0.119 ms); the strict rule's masked beliefs keep ``MAX_STATES``
+#: (docs/rules/odins_ravens.md, section 10).
+UNMASKED_FACTOR = 16
 #: The limit of a belief rebuilt when a later event fits none of a cut's states (seat_belief).
 #: The rebuild takes in the whole log since the checkpoint, once. 2500 until session 22.
 RETRY_LIMIT = 10000
