@@ -220,8 +220,11 @@ class _Seat:
         # The chance that a uniformly dealt hand is accepted: sum_H N(H) (c)_H / (top (|c|)_m).
         deal_rate = total / (top * float(np.prod(c.sum() - np.arange(size))))
         self.dealt = deal_rate >= DEALT_AT_LEAST * (1.0 - 1e-9)  # see now.TIE_SLACK
-        self.cum = np.cumsum(w).tolist()
-        self.phi = (phi / top).tolist()
+        # Only what the proposals read: a dealt seat its acceptances, the others their
+        # cumulative weights (session 37: a list of every hand costs about as much as the
+        # rest of a seat's setup, and a first call at a position made both).
+        self.cum = [] if self.dealt else np.cumsum(w).tolist()
+        self.phi = (phi / top).tolist() if self.dealt else []
         self.log_weight = scale + log(top if self.dealt else total)
 
 
