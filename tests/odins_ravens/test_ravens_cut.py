@@ -185,10 +185,7 @@ def test_where_the_search_used_to_take_over_the_cut_belief_is_close_to_the_exact
     sessions 8-21: since session 22 it is not cut, see the next test.)"""
     _limits_before_session_22(monkeypatch)
     monkeypatch.setattr(hidden, "UNMASKED_FACTOR", 2)  # as in sessions 11-36
-    s = State(Config(), seed=10)
-    moves = random.Random(10)
-    while s.move_count < 490:
-        s.apply(moves.choice(s.legal_move_ids()))
+    s = _game_10_after(490)
     cut = s.belief(0)
     assert cut.states is not None and 0 < cut.dropped
     exact = _exact(s, 0, monkeypatch)
@@ -206,6 +203,16 @@ def test_where_the_search_used_to_take_over_the_cut_belief_is_close_to_the_exact
     assert tv(lambda w: w[1][-1] if w[1] else -1) < 0.05
 
 
+def _game_10_after(moves: int) -> State:
+    """Seeded random game 10 with the default rules after ``moves`` moves, each picked by
+    ``random.Random(10).choice`` (the moves of ``bench_ravens_cut.py``)."""
+    s = State(Config(), seed=10)
+    pick = random.Random(10)
+    while s.move_count < moves:
+        s.apply(pick.choice(s.legal_move_ids()))
+    return s
+
+
 def _limits_before_session_22(monkeypatch: pytest.MonkeyPatch) -> None:
     """``MAX_STATES`` and ``RETRY_LIMIT`` as they were until session 22 (1000 and 2500)."""
     monkeypatch.setattr(hidden, "MAX_STATES", 1000)
@@ -219,18 +226,11 @@ def test_a_position_cut_with_1000_states_is_exact_with_the_limit_of_4000(monkeyp
     the old limit."""
     assert hidden.MAX_STATES >= 4000
 
-    def played() -> State:
-        s = State(Config(), seed=10)
-        moves = random.Random(10)
-        while s.move_count < 490:
-            s.apply(moves.choice(s.legal_move_ids()))
-        return s
-
     with monkeypatch.context() as m:
         _limits_before_session_22(m)
         m.setattr(hidden, "UNMASKED_FACTOR", 2)  # as in sessions 11-36
-        assert played().belief(0).dropped > 0
-    state = played()
+        assert _game_10_after(490).belief(0).dropped > 0
+    state = _game_10_after(490)
     belief = state.belief(0)
     assert belief.states is not None and belief.dropped == 0
     exact = _exact(state, 0, monkeypatch)
@@ -245,17 +245,10 @@ def test_a_position_cut_past_8000_states_is_exact_past_64000(monkeypatch):
     as without any limit. Fails with the old factor."""
     assert hidden.UNMASKED_FACTOR >= 16 and hidden.MAX_STATES >= 4000
 
-    def played() -> State:
-        s = State(Config(), seed=10)
-        moves = random.Random(10)
-        while s.move_count < 529:
-            s.apply(moves.choice(s.legal_move_ids()))
-        return s
-
     with monkeypatch.context() as m:
         m.setattr(hidden, "UNMASKED_FACTOR", 2)
-        assert played().belief(0).dropped > 0
-    state = played()
+        assert _game_10_after(529).belief(0).dropped > 0
+    state = _game_10_after(529)
     belief = state.belief(0)
     assert belief.states is not None and belief.dropped == 0 and not belief.masks
     assert len(belief.states) > 2 * hidden.MAX_STATES
