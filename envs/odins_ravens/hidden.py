@@ -70,7 +70,9 @@ are uniform, not weighted (far from the posterior: see ``docs/rules/odins_ravens
 often beliefs are cut is measured by ``tests/odins_ravens/bench_ravens_cut.py``.
 
 A belief is updated event by event (:meth:`Belief.advance` returns a new one; old ones stay
-valid), so the engine keeps one per seat and pays only for the events since its last use.
+valid), so the engine keeps one per seat and pays only for the events since its last use; a
+clone shares them, and so does a world from ``determinize`` (since session 38: its logs are the
+state's, so a search calling ``determinize`` on a world does not replay the log).
 
 The cyclic garbage collector is paused while a belief is advanced (and enabled again after,
 if it was enabled). A step makes hundreds to thousands of label states, tuples that hold no
@@ -317,7 +319,10 @@ _START: LabelState = (-1, 0, (), (), ())
 #: default rules (each cut now drops only the 1 % of ``CUT_MASS``; up to 6 % before), 6.35 ->
 #: 2.84 % with strict jokers, 1.81 -> 0.66 % without Odin cards, for first calls 14-35 % dearer
 #: along games (docs/rules/odins_ravens.md); later calls at a position cost the same.
-MAX_STATES = 4000
+#: 64,000 since session 38 (so the same limit with or without masks): with strict jokers the
+#: position-seats cut over 40 seeded games went 2.81 -> 0.50 %, the mass a cut drops at most
+#: 30 % -> 2 %, for one call at every decision 0.069 -> 0.148 ms on average (seeds 0-19).
+MAX_STATES = 64000
 #: While no token carries a mask (no ``NO_MATCH`` taken in: always without the strict joker
 #: rule), a belief is cut only past this many times the limit (``MAX_STATES``, or the rebuild's
 #: ``RETRY_LIMIT``): such states are cheaper to step. 1 until session 11, 2 until session 36.
@@ -327,11 +332,13 @@ MAX_STATES = 4000
 #: 13 % dearer on average (0.044 -> 0.050 ms, the slowest 30 -> 323 ms); without Odin cards
 #: 0.66 -> 0.19 % cut (each cut dropping 1 % of the mass instead of 6.5 % on average) for
 #: twice the cost (0.061 -> 0.119 ms); the strict rule's masked beliefs keep ``MAX_STATES``
-#: (docs/rules/odins_ravens.md, section 10).
-UNMASKED_FACTOR = 16
+#: (docs/rules/odins_ravens.md, section 10). 1 since session 38, ``MAX_STATES`` being raised
+#: to the same 64,000 for masked beliefs (the unmasked limits did not change).
+UNMASKED_FACTOR = 1
 #: The limit of a belief rebuilt when a later event fits none of a cut's states (seat_belief).
-#: The rebuild takes in the whole log since the checkpoint, once. 2500 until session 22.
-RETRY_LIMIT = 10000
+#: The rebuild takes in the whole log since the checkpoint, once. 2500 until session 22,
+#: 10,000 in sessions 22-37 (times ``UNMASKED_FACTOR`` without masks), 160,000 since session 38.
+RETRY_LIMIT = 160000
 #: A cut first drops the lightest states holding at most this share of the posterior's mass.
 CUT_MASS = 0.01
 
@@ -647,6 +654,10 @@ def known_log(state: State, seat: int) -> list[tuple]:
 def determinize(state: State, player: int, rng: np.random.Generator | int | None) -> State:
     """``State.determinize``: a clone with everything ``player`` cannot see resampled."""
     rng = make_rng(rng)
+    q = 1 - player
+    # Advanced before the clone, so the world shares it: its logs are the state's, and a call
+    # on the world (a search's next determinize) then starts from here, not from its checkpoint.
+    belief = seat_belief(state, q)
     new = state.clone(copy_rng=False)
     # Every unknown pool is put in a canonical (sorted) order before it is shuffled, so the
     # sample depends on what the seat knows and on ``rng``, never on the true order.
@@ -657,8 +668,6 @@ def determinize(state: State, player: int, rng: np.random.Generator | int | None
     new.magic_way_down = [down[i] for i in rng.permutation(len(down)).tolist()]
     own = sorted(state.draws[player])
     new.draws[player] = [own[i] for i in rng.permutation(len(own)).tolist()]
-    q = 1 - player
-    belief = seat_belief(state, q)
     if belief.states is not None:
         hand, aux, draw = belief.sample(rng)
     else:  # too many label states (a large aux deck from several piles): search instead

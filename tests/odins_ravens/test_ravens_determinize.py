@@ -35,14 +35,19 @@ def pool(**counts: int) -> tuple[int, ...]:
     return tuple(counts.get(n, 0) for n in names)
 
 
-def random_positions(cfg: Config, seeds, every: int = 37, limit: int = 1200):
-    """Clones of seeded random games every ``every`` moves."""
+def random_positions(cfg: Config, seeds, every: int = 37, limit: int = 1200, beliefs: bool = False):
+    """Clones of seeded random games every ``every`` moves; with ``beliefs``, each seat's
+    belief advanced along the game (as an agent calling at every turn keeps it, so the tests'
+    calls do not replay whole logs; a fresh replay gives the same belief:
+    ``test_the_sample_does_not_depend_on_earlier_calls``)."""
     for seed in seeds:
         s = State(cfg, seed=seed)
         rng = random.Random(seed)
         while not s.terminal and not s.truncated and s.move_count < limit:
             s.apply(rng.choice(s.legal_move_ids()))
             if s.move_count % every == 0:
+                if beliefs:
+                    s.belief(0), s.belief(1)
                 yield s.clone()
 
 
@@ -56,7 +61,7 @@ def views(state: State) -> tuple:
 @pytest.mark.parametrize("cfg", CONFIGS, ids=["default", "strict"])
 def test_hidden_twins_give_the_same_sample_for_the_same_rng(cfg):
     checked = differ_from_truth = 0
-    for n, s in enumerate(random_positions(cfg, range(3))):
+    for n, s in enumerate(random_positions(cfg, range(3), beliefs=True)):
         for p in (0, 1):
             twin = s.determinize(p, np.random.default_rng(1000 + n))
             assert twin.view(p) == s.view(p)
@@ -100,6 +105,25 @@ def test_the_sample_does_not_depend_on_earlier_calls():
             assert views(a) == views(b)
 
 
+def test_a_sampled_world_shares_the_belief_it_was_drawn_from():
+    """A world from ``determinize`` has the state's logs, so it keeps the belief just advanced
+    for the opponent: a search that calls ``determinize`` again on the world (or on a clone of
+    it) starts from there instead of replaying the log from its checkpoint."""
+    checked = 0
+    for s in random_positions(
+        Config(joker_requires_no_match=True), range(1), 40, limit=440, beliefs=True
+    ):
+        if s.terminal:
+            continue
+        s.apply(random.Random(0).choice(s.legal_move_ids()))  # beliefs one move behind
+        for p in (0, 1):
+            world = s.determinize(p, np.random.default_rng(3))
+            assert world._beliefs[1 - p] is s.belief(1 - p)
+            assert world.clone().belief(1 - p) is s.belief(1 - p)
+            checked += 1
+    assert checked >= 10
+
+
 # -- (b) no pull toward the truth ---------------------------------------------------------------
 
 
@@ -122,7 +146,7 @@ def test_a_fresh_hand_comes_back_no_more_often_than_its_chance():
 def test_samples_hit_the_truth_as_often_as_a_twins_truth(cfg):
     """Over many worlds the truth is one of them: samples of the position hit its hidden part
     about as often as samples of a twin hit it (both are draws from the same posterior)."""
-    positions = list(random_positions(cfg, range(2), every=113, limit=700))
+    positions = list(random_positions(cfg, range(2), every=113, limit=700, beliefs=True))
     assert len(positions) >= 8
     for s in positions:
         p = s.current_player
@@ -258,7 +282,7 @@ def test_the_shortened_log_gives_the_same_posterior_as_the_whole_race(cfg):
     """From a reshuffle at which the hand held every hidden card, the engine resamples from that
     hand instead of the whole race: the opponent's hand comes out alike either way."""
     compared = 0
-    for s in random_positions(cfg, range(4), every=53, limit=900):
+    for s in random_positions(cfg, range(4), every=53, limit=900, beliefs=True):
         p = s.current_player
         q = 1 - p
         if s.known_from[q][1] is None:
