@@ -69,7 +69,8 @@ every state of a level at once (:mod:`.hidden_levels`, session 27: the same coun
 Face-down round-end discards (:mod:`.hidden_fed`): thrown-away cards are sampled with the rest
 (``tests/cubirds/test_cubirds_exact_posterior.py::test_face_down_round_ends_are_sampled_exactly``),
 a pile a reshuffle makes of them counted by the joint programme (``FED_PILES``) or, the current
-pile alone fed, by the chains (:class:`.hidden_fed.FedLast`; 2-3 players).
+pile alone fed, by the chains (:class:`.hidden_fed.FedLast`; 2-3 players), the pile before it
+pinned whole even where one seat alone drew it (``hidden_fed.FED_SOLE``, session 39).
 
 Not covered (:func:`cardzoo.envs.cubirds.hidden.sample_hidden` then uses the inexact replay):
 fed piles where both ways exceed their limits or an earlier pile is fed (most of them at 3 to 5
@@ -203,7 +204,7 @@ _SETTINGS = (
     (None, "CHOICE_DRAWS CHOICE_KEPT TAIL_KEPT RARE_DRAWS RARE_KEPT RARE_JOINT_SHARE RARE_CLASSES"),
     (None, "LEVELS_SHARE LEVELS_FIRST LEVELS_FIRST_CLASSES ONE_PILE_TAIL"),
     (None, "LAST_JOINT_SHARE LAST_KEPT LAST_GROUP_STEPS"),
-    (hidden_fed, "FED_SEATS FED_KEPT FED_GROUP_STEPS"),
+    (hidden_fed, "FED_SEATS FED_KEPT FED_GROUP_STEPS FED_DUEL_GROUP_STEPS FED_SOLE"),
     (hidden_pin, "PILE_STEPS GRID_CELLS GRID_PAIRS GRID_SPARSITY"),
     (hidden_group, "GROUPS LAST_PILE REST_CONTENTS GROUP_STEPS"),
     (hidden_count, "TIGHT_BOUNDS GREEDY_ORDER NEEDS HOPELESS"),
@@ -503,7 +504,10 @@ class ExactModel(Rejection):
         return True
 
     def _group_steps(self) -> int | None:
-        return hidden_fed.FED_GROUP_STEPS if self.fed_last is not None else self.group_steps
+        if self.fed_last is None:
+            return self.group_steps
+        duel = self.num_players == 2
+        return hidden_fed.FED_DUEL_GROUP_STEPS if duel else hidden_fed.FED_GROUP_STEPS
 
     def _classes(self) -> int:
         """The boxes that the joint programme's first level tells apart (by pile and label)."""
@@ -620,7 +624,12 @@ class ExactModel(Rejection):
             # A copy: pinning reorders ``seats``, while the candidates still to come are made.
             self._pin_best(
                 hidden_group.pile_candidates(
-                    seats[:], self.box_pile, self.avail, rest, group_steps=self._group_steps()
+                    seats[:],
+                    self.box_pile,
+                    self.avail,
+                    rest,
+                    group_steps=self._group_steps(),
+                    sole=self.fed_last is not None and hidden_fed.FED_SOLE,
                 ),
                 CHOICE_DRAWS,
                 CHOICE_KEPT,

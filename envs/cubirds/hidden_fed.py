@@ -51,6 +51,15 @@ FED_KEPT = 2
 #: ``hidden_group.GROUP_STEPS``) since session 28, when the bound's tightening
 #: (:meth:`FedLast.tighten`) made the pinned positions keep enough.
 FED_GROUP_STEPS = 150_000
+#: ... and at two players, where a single seat's boxes make the group (``FED_SOLE``): along
+#: face-down seeds 1000-1007, 150,000 served 9 of the 59 two-pile positions left to the
+#: replay, 2,000,000 served 26 (8,000,000 no more; session 39).
+FED_DUEL_GROUP_STEPS = 300_000
+#: A pile before the fed one that a single seat drew to its end through several boxes is
+#: pinned whole too (its boxes drawn given that content, :func:`.hidden_group.pile_candidates`'
+#: ``sole``); False: only piles drawn from by two seats or more (before session 39). At two
+#: players this is the usual shape: the only other seat drew every card seat 0 did not see.
+FED_SOLE = True
 
 
 def round_end(model, i: int, ev: tuple) -> None:

@@ -346,6 +346,7 @@ def pile_candidates(
     weights: list[float] | None = None,
     most: int | None = None,
     group_steps: int | None = None,
+    sole: bool = False,
 ) -> Iterator[PinnedPile]:
     """The piles that can be pinned whole, built one at a time as asked for: among the piles
     drawn to their end (the last pile too when nothing is left of it, ``rest == 0``) drawn from
@@ -356,7 +357,9 @@ def pile_candidates(
     ``-1``; ``weights``: an open card's weight there, by default what the pile held). A
     function of the seats' structure alone. ``most``: the steps a pile's split may take
     (``hidden_pin.PILE_STEPS`` if None); ``group_steps``: the groups' (``GROUP_STEPS`` if
-    None)."""
+    None). ``sole``: a pile drawn to its end by one seat alone, through several of its boxes,
+    is a candidate too (one member: the split is the pile itself, and the seat's boxes are
+    drawn given it; session 39, for piles before a pile fed by face-down hands)."""
     last = len(avail) - 1
     members: dict[int, list[tuple[int, list[int]]]] = {}
     shared = set()
@@ -370,7 +373,13 @@ def pile_candidates(
             else:
                 members.setdefault(j, []).append((i, ks))
     ranked = sorted(
-        (j for j in members if j not in shared and len(members[j]) > 1 and (j < last or rest == 0)),
+        (
+            j
+            for j in members
+            if j not in shared
+            and (len(members[j]) > 1 or (sole and len(members[j][0][1]) > 1))
+            and (j < last or rest == 0)
+        ),
         key=lambda j: (-len(members[j]), j),
     )
     if (
