@@ -504,10 +504,7 @@ class ExactModel(Rejection):
         return True
 
     def _group_steps(self) -> int | None:
-        if self.fed_last is None:
-            return self.group_steps
-        duel = self.num_players == 2
-        return hidden_fed.FED_DUEL_GROUP_STEPS if duel else hidden_fed.FED_GROUP_STEPS
+        return self.group_steps if self.fed_last is None else hidden_fed.group_steps(self)
 
     def _classes(self) -> int:
         """The boxes that the joint programme's first level tells apart (by pile and label)."""
@@ -620,20 +617,13 @@ class ExactModel(Rejection):
             self.fed_last.tighten(seats, self.box_pile)
         self.pin = self.pile_pin = self.tail = None
         if len(self.piles) > 1 and PIN_PILE:
-            rest = self._pin_rest()
+            rest, steps = self._pin_rest(), self._group_steps()
+            sole = self.fed_last is not None and hidden_fed.FED_SOLE
             # A copy: pinning reorders ``seats``, while the candidates still to come are made.
-            self._pin_best(
-                hidden_group.pile_candidates(
-                    seats[:],
-                    self.box_pile,
-                    self.avail,
-                    rest,
-                    group_steps=self._group_steps(),
-                    sole=self.fed_last is not None and hidden_fed.FED_SOLE,
-                ),
-                CHOICE_DRAWS,
-                CHOICE_KEPT,
+            found = hidden_group.pile_candidates(
+                seats[:], self.box_pile, self.avail, rest, group_steps=steps, sole=sole
             )
+            self._pin_best(found, CHOICE_DRAWS, CHOICE_KEPT)
         if self.pile_pin is None and len(self.piles) > 1 and PIN_BOX:
             self.pin = hidden_pin.choose(seats, self.box_pile, self.box_size, self.avail)
             if self.pin is not None:  # the pinned seat is drawn last

@@ -62,6 +62,12 @@ FED_DUEL_GROUP_STEPS = 300_000
 FED_SOLE = True
 
 
+def group_steps(model) -> int:
+    """The groups' limit where the last pile is fed: ``FED_DUEL_GROUP_STEPS`` at two players,
+    else ``FED_GROUP_STEPS``."""
+    return FED_DUEL_GROUP_STEPS if model.num_players == 2 else FED_GROUP_STEPS
+
+
 def round_end(model, i: int, ev: tuple) -> None:
     """Hands thrown away face down (``ev``: the round end at log index ``i``): every other
     seat's intervals end there with whatever they hold (no requirement: they stay open, ``req =
