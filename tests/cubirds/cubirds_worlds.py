@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import numpy as np
-from cardzoo.envs.cubirds import hidden_exact
+from cardzoo.envs.cubirds import hidden, hidden_exact
 from cardzoo.envs.cubirds.data import (
     EV_BATCH,
     EV_CLOSE,
@@ -28,6 +28,21 @@ def fresh_model(state: State) -> ExactModel:
     model = ExactModel(state.log, state.current_player, state.num_players)
     assert model.build()
     return model
+
+
+def replay_serves(state: State, monkeypatch) -> None:
+    """With the settings as ``monkeypatch`` left them: the seat in turn's exact model of
+    ``state`` does not build, and a ``determinize`` there goes to the replay (once) and agrees
+    with everything the seat saw (nothing kept from earlier tests)."""
+    hidden_exact._BUILT.clear()
+    p = state.current_player
+    assert not ExactModel(state.log, p, state.num_players).build()
+    monkeypatch.setattr(hidden, "_PLANS", [])
+    replays = []
+    real = hidden._resample
+    monkeypatch.setattr(hidden, "_resample", lambda *a: replays.append(1) or real(*a))
+    agrees_with_what_was_seen(state, state.determinize(p, np.random.default_rng(0)), p)
+    assert replays == [1]
 
 
 def config_for(n: int, seed: int) -> Config:

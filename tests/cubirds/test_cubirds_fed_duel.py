@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from cardzoo.envs.cubirds import Config, State, hidden
+from cardzoo.envs.cubirds import Config, State
 from cardzoo.envs.cubirds import hidden_exact as he
-from cardzoo.envs.cubirds.hidden_exact import ExactModel
 from cardzoo.train.bench_loops import game_position
-from cubirds_worlds import agrees_with_what_was_seen, fresh_model
+from cubirds_worlds import agrees_with_what_was_seen, fresh_model, replay_serves
 
 
 @pytest.fixture(scope="module")
@@ -38,12 +37,4 @@ def test_the_fed_piles_joint_count_serves_past_fifteen_classes(state):
 
 def test_before_session_33_the_replay_served_it(state, monkeypatch):
     monkeypatch.setattr(he, "FED_DUEL_CLASSES", 15)
-    he._BUILT.clear()
-    assert not ExactModel(state.log, state.current_player, 2).build()
-    monkeypatch.setattr(hidden, "_PLANS", [])  # (no model kept from the test above)
-    replays = []
-    real = hidden._resample
-    monkeypatch.setattr(hidden, "_resample", lambda *a: replays.append(1) or real(*a))
-    p = state.current_player
-    agrees_with_what_was_seen(state, state.determinize(p, np.random.default_rng(0)), p)
-    assert replays == [1]
+    replay_serves(state, monkeypatch)

@@ -15,13 +15,13 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from cardzoo.envs.cubirds import Config, State, hidden, hidden_fed
+from cardzoo.envs.cubirds import Config, State, hidden_fed
 from cardzoo.envs.cubirds import hidden_exact as he
 from cardzoo.envs.cubirds.hidden_exact import ExactModel
 from cardzoo.train.bench_loops import game_position
 from cubirds_posterior import reference
 from cubirds_small_logs import face_down_log, worst_p_value
-from cubirds_worlds import agrees_with_what_was_seen, fresh_model
+from cubirds_worlds import agrees_with_what_was_seen, fresh_model, replay_serves
 
 SAMPLES = 3000
 ALPHA = 1e-4
@@ -89,12 +89,4 @@ def test_before_session_39_the_replay_served_them(position, monkeypatch):
         monkeypatch.setattr(hidden_fed, "FED_SOLE", False)
     else:
         monkeypatch.setattr(hidden_fed, "FED_DUEL_GROUP_STEPS", hidden_fed.FED_GROUP_STEPS)
-    he._BUILT.clear()
-    assert not ExactModel(state.log, state.current_player, 2).build()
-    monkeypatch.setattr(hidden, "_PLANS", [])  # (no model kept from the tests above)
-    replays = []
-    real = hidden._resample
-    monkeypatch.setattr(hidden, "_resample", lambda *a: replays.append(1) or real(*a))
-    p = state.current_player
-    agrees_with_what_was_seen(state, state.determinize(p, np.random.default_rng(0)), p)
-    assert replays == [1]
+    replay_serves(state, monkeypatch)
