@@ -51,9 +51,9 @@ FED_KEPT = 2
 #: ``hidden_group.GROUP_STEPS``) since session 28, when the bound's tightening
 #: (:meth:`FedLast.tighten`) made the pinned positions keep enough.
 FED_GROUP_STEPS = 150_000
-#: ... and at two players, where a single seat's boxes make the group (``FED_SOLE``): along
-#: face-down seeds 1000-1007, 150,000 served 9 of the 59 two-pile positions left to the
-#: replay, 2,000,000 served 26 (8,000,000 no more; session 39).
+#: ... and at two players, where a single seat's boxes make the group (``FED_SOLE``). Along
+#: face-down seeds 100-119, calls left to the replay 6.6 % at 150,000, 6.0 % at 300,000, 5.6 %
+#: at 2,000,000, the process's peak 221 / 230 / 671 MB (8.6 % before the pin; session 39).
 FED_DUEL_GROUP_STEPS = 300_000
 #: A pile before the fed one that a single seat drew to its end through several boxes is
 #: pinned whole too (its boxes drawn given that content, :func:`.hidden_group.pile_candidates`'
