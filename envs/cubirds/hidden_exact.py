@@ -89,7 +89,14 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from cardzoo.envs.cubirds import hidden_count, hidden_fed, hidden_group, hidden_pin, hidden_tail
+from cardzoo.envs.cubirds import (
+    hidden_batch,
+    hidden_count,
+    hidden_fed,
+    hidden_group,
+    hidden_pin,
+    hidden_tail,
+)
 from cardzoo.envs.cubirds.data import (
     EV_BATCH,
     EV_CLOSE,
@@ -113,8 +120,7 @@ from cardzoo.envs.cubirds.hidden_reject import Rejection, knapsack_top
 #: instead: 2,000 since session 17 (200 before; where the pilot keeps 1.6 %, a call gives up
 #: with probability under 1e-14; measured in docs/cubirds_determinize.md).
 REJECT_TRIES = 2000
-#: Proposals of the pilot run that measures how many the rejection step keeps; below this share
-#: the joint programme is tried first.
+#: The pilot's proposals (how many the rejection step keeps); below this share, joint first.
 PILOT_DRAWS = 16
 MIN_KEPT = 0.4
 #: The share of the limits the joint programme gets when the per-seat chains are at hand.
@@ -148,9 +154,8 @@ LEVELS_SHARE, LEVELS_FIRST, LEVELS_FIRST_CLASSES = 2.0, 0.1, 8
 #: classes, else (no pile drawn to its end pinned) the chains again with ``LAST_GROUP_STEPS`` for
 #: a pile split's groups (session 32; 0: never; a call there gave up one time in five or so).
 LAST_JOINT_SHARE, LAST_KEPT, LAST_GROUP_STEPS = 1024.0, 2, 8_000_000
-#: Positions with several piles since the last public source: 1, the chains with the rejection
-#: step where the joint programme exceeds its limits; 0, the joint programme alone; 2, the
-#: chains alone (the tests' switch).
+#: Several piles since the last public source: 1, the chains with the rejection step where the
+#: joint programme exceeds its limits; 0, the joint programme alone; 2, the chains alone (tests).
 MULTI_PILE_SEATS = 1
 #: A pile fed by hands thrown away face down (``reveal_round_end_discards=False``, then a
 #: reshuffle): counted by the joint programme alone, within this share of the limits (0: not
@@ -208,6 +213,7 @@ _SETTINGS = (
     (hidden_pin, "PILE_STEPS GRID_CELLS GRID_PAIRS GRID_SPARSITY"),
     (hidden_group, "GROUPS LAST_PILE REST_CONTENTS GROUP_STEPS"),
     (hidden_count, "TIGHT_BOUNDS GREEDY_ORDER NEEDS HOPELESS"),
+    (hidden_batch, "BATCH BATCH_BELOW"),
 )
 
 
@@ -229,7 +235,7 @@ def _settings() -> tuple:
 _BUILT: dict[tuple, tuple[bool, dict]] = {}
 BUILT_KEPT = 64
 _SHARED = """limits seats joint joint_tried tilt log_h log_top closed spent pin pile_pin
-    tail most_taken fed_last""".split()
+    tail most_taken fed_last batch""".split()
 
 
 class ExactModel(Rejection):
@@ -252,8 +258,7 @@ class ExactModel(Rejection):
         self.seg_pile: list[int] = []
         self.seg_ivs: list[tuple[int, ...]] = []
         self.seg_batches: list[list[tuple[int, int]]] = []
-        #: Per pile: tag, public content, cards known to leave it (public draws and own
-        #: draws).
+        #: Per pile: tag, public content, cards known to leave it (public and own draws).
         self.piles: list[dict] = []
         self.open: list[list[int] | None] = [None] * num_players
         self._cur: list[int | None] = [None] * num_players
@@ -272,14 +277,7 @@ class ExactModel(Rejection):
     def _fresh(self, q: int) -> None:
         if q == self.player:
             return
-        ivs = []
-        for s in SPECIES:
-            self.iv_seat.append(q)
-            self.iv_species.append(s)
-            self.iv_req.append(-1)
-            self.iv_segs.append([])
-            ivs.append(len(self.iv_req) - 1)
-        self.open[q] = ivs
+        self.open[q] = [self._interval(q, s) for s in SPECIES]
         self._cur[q] = None
 
     def _read(self, i: int, ev: tuple) -> None:
@@ -304,11 +302,15 @@ class ExactModel(Rejection):
             raise ValueError(f"unknown log event {ev!r}")
 
     def _new_open(self, q: int, s: int) -> None:
+        self.open[q][s] = self._interval(q, s)
+
+    def _interval(self, q: int, s: int) -> int:
+        """A new open interval of seat ``q`` and species ``s``: its index."""
         self.iv_seat.append(q)
         self.iv_species.append(s)
         self.iv_req.append(-1)
         self.iv_segs.append([])
-        self.open[q][s] = len(self.iv_req) - 1
+        return len(self.iv_req) - 1
 
     def _read_batch(self, i: int, q: int, counts: tuple) -> None:
         pile = self.piles[-1]
@@ -378,6 +380,7 @@ class ExactModel(Rejection):
             self._partial_joint = (None, 0.0)  # (a joint tried later starts afresh)
             return got[0]
         ok = self._build(max_states, max_options)
+        self.batch = self.batch_for(ok)
         self._partial_joint = (None, 0.0)  # (its tables are not needed after the build)
         _BUILT[key] = (ok, {name: getattr(self, name) for name in _SHARED if hasattr(self, name)})
         if len(_BUILT) > BUILT_KEPT:
@@ -589,8 +592,7 @@ class ExactModel(Rejection):
                 self.most_taken = [m + f for m, f in zip(self.most_taken, self.fed_last.most)]
         else:
             lows = [max(c - e, 0) for c, e in zip(self.closed, self.spent)]
-        #: Per species, ``log h_s(t)`` for every ``t`` (cards of ``s`` the seats took from the
-        #: last pile) up to what that pile held.
+        #: Per species, ``log h_s(t)`` for every ``t`` (of ``s`` taken from the last pile).
         self.log_h = [self._log_h_row(s) for s in SPECIES]
         if self.fed_last is None:
             self.log_top = knapsack_top(self.log_h, lows, [min(a, drawn) for a in avail], drawn)
@@ -668,10 +670,9 @@ class ExactModel(Rejection):
         when the rejection step kept nothing in ``REJECT_TRIES`` rounds and the joint programme
         exceeds its limits."""
         if self.seats is not None:
-            for _ in range(REJECT_TRIES):
-                x = self._sample_seats(rng)
-                if x is not None:
-                    return x
+            x = self.first_kept(rng, REJECT_TRIES)
+            if x is not None:
+                return x
             if self.joint is None and (self.joint_tried or not self._build_joint()):
                 return None
         return self.joint.sample_counts(rng)

@@ -11,7 +11,7 @@ import math
 from collections.abc import Iterator
 
 import numpy as np
-from cardzoo.envs.cubirds import hidden_group
+from cardzoo.envs.cubirds import hidden_batch, hidden_group
 from cardzoo.envs.cubirds.data import NUM_SPECIES
 from cardzoo.envs.cubirds.hidden_pin import PinnedPile
 
@@ -113,10 +113,7 @@ class Rejection:
         them are kept is remembered per sampler (the seats' programmes in their order and the
         pins), with the generator where it stopped: a later pilot of the same sampler reads
         them and draws only the proposals past them (session 28: the same answers)."""
-        sampler = (
-            *(prog for _, prog in self.seats),
-            *(getattr(self, name, None) for name in ("pin", "pile_pin", "tail", "fed_last")),
-        )
+        sampler = self.sampler_key()
         pilots = self.__dict__.setdefault("_pilots", {})
         found = pilots.get(sampler)
         if found is None:  # (a generator is made only for a new sampler)
@@ -130,6 +127,29 @@ class Rejection:
             if kept >= need or (give_up and kept + draws - drawn < need):
                 break
         return kept
+
+    def sampler_key(self) -> tuple:
+        """What decides the proposals: the seats' programmes in their order and the pins."""
+        return (
+            *(prog for _, prog in self.seats),
+            *(getattr(self, name, None) for name in ("pin", "pile_pin", "tail", "fed_last")),
+        )
+
+    def batch_for(self, built: bool):
+        """The batch sampler of a model just built (``built``: it fits), or None."""
+        return hidden_batch.wanted(self) if built else None
+
+    def first_kept(self, rng: np.random.Generator, tries: int) -> list[list[int]] | None:
+        """The first of up to ``tries`` proposals that the rejection step keeps, in batches
+        where the model's build chose them (:mod:`.hidden_batch`); None if none was kept."""
+        batch = getattr(self, "batch", None)
+        if batch is not None:
+            return batch.sample(rng, tries)
+        for _ in range(tries):
+            x = self._sample_seats(rng)
+            if x is not None:
+                return x
+        return None
 
     def _pin_best(self, candidates: Iterator[PinnedPile], draws: int, enough: int) -> None:
         """Pin the first candidate pile; where a pilot run (fixed seed) of ``draws`` proposals

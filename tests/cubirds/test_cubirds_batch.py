@@ -1,0 +1,111 @@
+"""Cubirds' rejection step in batches (session 40, :mod:`cardzoo.envs.cubirds.hidden_batch`).
+
+At one draw pile with nothing pinned, where the pilot keeps few proposals, the model draws its
+proposals many at a time with NumPy instead of one by one. The samples must come from the same
+distribution as the scalar loop's (which ``test_cubirds_exact_posterior.py`` checks against the
+brute-force reference), agree with everything the seat saw, and stay a function of the seat's
+information and the generator. The bench's five-player middle position of game 3 is the one
+it was made for: its rejection keeps about 6 % of the proposals.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+from cardzoo.envs.cubirds import Config, State, hidden, hidden_batch, hidden_exact
+from cardzoo.train.bench_loops import game_position
+from cubirds_posterior import reference
+from cubirds_small_logs import worst_p_value
+from cubirds_worlds import agrees_with_what_was_seen, fresh_model, random_states
+
+ALPHA = 1e-4
+
+
+def _bench_position() -> State:
+    """The bench's five-player middle position of its game 3 (``cardzoo bench``)."""
+    return game_position(State, Config(num_players=5), 3, 0.5)
+
+
+def _worlds(model, rng: np.random.Generator, count: int, batches: bool) -> Counter:
+    """``count`` samples of ``model`` (per other seat its hidden counts, and the draw pile's),
+    drawn by its batch sampler or by the scalar loop."""
+    sampler = model.batch
+    model.batch = sampler if batches else None
+    p = model.player
+    got: Counter = Counter()
+    for _ in range(count):
+        hid, draw = model.sample(rng)[:2]
+        got[(tuple(tuple(h) for q, h in enumerate(hid) if q != p), tuple(draw))] += 1
+    model.batch = sampler
+    return got
+
+
+def test_the_bench_position_is_sampled_in_batches_by_default():
+    model = fresh_model(_bench_position())
+    assert len(model.piles) == 1 and model.pile_pin is None and model.tail is None
+    assert model.batch is not None
+
+
+def test_batches_and_the_scalar_loop_sample_the_same_distribution():
+    model = fresh_model(_bench_position())
+    rng = np.random.default_rng(40)
+    batched = _worlds(model, rng, 2000, batches=True)
+    scalar = _worlds(model, rng, 2000, batches=False)
+    assert worst_p_value(batched, scalar) > ALPHA
+
+
+def test_the_comparison_notices_a_biased_batch(monkeypatch):
+    # The same comparison with the keep step of the batches switched off (every first
+    # proposal kept: the chains' proposal distribution, not the posterior) must fail.
+    model = fresh_model(_bench_position())
+    monkeypatch.setattr(model.batch, "log_top", -1e9)  # every keep probability above 1
+    rng = np.random.default_rng(41)
+    batched = _worlds(model, rng, 2000, batches=True)
+    scalar = _worlds(model, rng, 2000, batches=False)
+    assert worst_p_value(batched, scalar) < ALPHA
+
+
+@pytest.mark.parametrize(("n", "seed"), [(2, 0), (3, 0)])
+def test_batches_match_the_rejection_reference(n, seed, monkeypatch):
+    # Small positions (the reference keeps 3-50 % of its tries), batches forced wherever they
+    # apply: per-seat chains (MIN_KEPT 0), the pile never split (ONE_PILE_PIN off).
+    monkeypatch.setattr(hidden_exact, "MIN_KEPT", 0.0)
+    monkeypatch.setattr(hidden_exact, "ONE_PILE_PIN", False)
+    monkeypatch.setattr(hidden_batch, "BATCH_BELOW", 2.0)
+    rng = np.random.default_rng(99)
+    for state in random_states(n, seed, every=3, config=Config(num_players=n)):
+        if state.terminal or state.turn < 3:
+            continue
+        got, tries = reference(state.log, state.current_player, n, rng, 100, 3000)
+        if 0.03 <= sum(got.values()) / tries <= 0.5:
+            break
+    model = fresh_model(state)
+    assert model.batch is not None
+    ref, _ = reference(state.log, state.current_player, n, rng, 3000, 10**7)
+    assert worst_p_value(ref, _worlds(model, rng, 3000, batches=True)) > ALPHA
+
+
+def test_batched_samples_agree_with_everything_seen():
+    state = _bench_position()
+    p = state.current_player
+    hidden._PLANS.clear()
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        agrees_with_what_was_seen(state, state.determinize(p, rng), p)
+    assert hidden.plan_for(state, p).exact_model.batch is not None
+
+
+def test_batched_samples_are_a_function_of_the_seat_information():
+    # A state whose model has served many calls and a fresh copy of it (nothing kept) give the
+    # same sample for the same generator: where batches serve is decided by the build alone.
+    state = _bench_position()
+    p = state.current_player
+    for _ in range(20):
+        state.determinize(p, np.random.default_rng(1))
+    used = state.determinize(p, np.random.default_rng(7))
+    hidden._PLANS.clear()
+    hidden_exact._BUILT.clear()
+    fresh = state.clone().determinize(p, np.random.default_rng(7))
+    assert [used.view(q) for q in range(5)] == [fresh.view(q) for q in range(5)]
