@@ -17,6 +17,7 @@ from cardzoo.envs.cubirds.data import (
 )
 from cardzoo.envs.cubirds.game import CARD_TOTALS, Config, State
 from cardzoo.envs.cubirds.hidden_exact import ExactModel
+from cubirds_posterior import reference
 
 PLAYER_COUNTS = (2, 3, 4, 5)
 
@@ -174,3 +175,17 @@ def seat_chains(turns: range) -> list:
         if model.build() and model.seats is not None:
             out.extend(prog for _, prog in model.seats)
     return out
+
+
+def small_position(seed: int, n: int = 2) -> State:
+    """The first position of an ``n``-player game (turn >= 3, default options) at which the
+    brute-force reference (``cubirds_posterior.reference``) keeps between 3 % and 50 % of its
+    tries: small enough for it, large enough to tell samplers apart."""
+    rng = np.random.default_rng(99)
+    for state in random_states(n, seed, every=3, config=Config(num_players=n)):
+        if state.terminal or state.turn < 3:
+            continue
+        got, tries = reference(state.log, state.current_player, n, rng, 100, 3000)
+        if 0.03 <= sum(got.values()) / tries <= 0.5:
+            return state
+    raise AssertionError("no small position in this game")

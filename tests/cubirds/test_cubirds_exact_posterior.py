@@ -39,25 +39,17 @@ from cubirds_small_logs import (
     one_pile_rest_log,
     two_pile_log,
 )
-from cubirds_worlds import agrees_with_what_was_seen, explained_by_its_log, random_states
+from cubirds_worlds import (
+    agrees_with_what_was_seen,
+    explained_by_its_log,
+    random_states,
+    small_position,
+)
 from scipy.stats import chi2_contingency
 
 SAMPLES = 3000
 #: False-alarm rate of the whole comparison at one position (Bonferroni over its marginals).
 ALPHA = 1e-4
-
-
-def _small_position(seed: int, n: int = 2) -> State:
-    """The first position of an ``n``-player game (turn >= 3, default options) at which the
-    reference keeps between 3 % and 50 % of its tries."""
-    rng = np.random.default_rng(99)
-    for state in random_states(n, seed, every=3, config=Config(num_players=n)):
-        if state.terminal or state.turn < 3:
-            continue
-        got, tries = reference(state.log, state.current_player, n, rng, 100, 3000)
-        if 0.03 <= sum(got.values()) / tries <= 0.5:
-            return state
-    raise AssertionError("no small position in this game")
 
 
 def _exact_worlds(state: State, rng: np.random.Generator, count: int, mode: str) -> Counter:
@@ -96,7 +88,7 @@ def test_exact_model_matches_the_rejection_reference(n, seed, mode, monkeypatch)
     # test_cubirds_pinned_group.py).
     monkeypatch.setattr(hidden_exact, "MIN_KEPT", 0.0 if mode == "seats" else 2.0)
     monkeypatch.setattr(hidden_exact, "ONE_PILE_PIN", False)
-    state = _small_position(seed, n)
+    state = small_position(seed, n)
     rng = np.random.default_rng(seed)
     ref, _ = reference(state.log, state.current_player, n, rng, SAMPLES, 10**7)
     assert sum(ref.values()) == SAMPLES
@@ -107,7 +99,7 @@ def test_self_test_the_comparison_flags_the_replays_bias(monkeypatch):
     # Seed 0's small position: the replay (hidden.EXACT off) gives one hidden count with a
     # total-variation distance of about 0.085 from the reference (0.016 between two reference
     # runs of 20,000 worlds each).
-    state = _small_position(0)
+    state = small_position(0)
     p = state.current_player
     rng = np.random.default_rng(11)
     ref, _ = reference(state.log, p, 2, rng, SAMPLES, 10**7)
@@ -121,7 +113,7 @@ def test_the_replays_worlds_moved_by_the_mixer_pass_the_comparison(monkeypatch):
     # Session 30: the same position, the replay's worlds moved by the default number of moves
     # of the chain whose stationary distribution is the posterior (hidden_mix): the bias that
     # the self-test above flags is gone.
-    state = _small_position(0)
+    state = small_position(0)
     p = state.current_player
     rng = np.random.default_rng(11)
     ref, _ = reference(state.log, p, 2, rng, SAMPLES, 10**7)
@@ -224,7 +216,7 @@ def test_a_sample_the_rejection_step_cannot_give_falls_back_to_the_replay(monkey
 def test_determinize_samples_the_exact_posterior_by_default():
     # The position of the self-test above, through the public call with the default settings:
     # it must agree with the reference where the replay does not (hidden.EXACT off fails this).
-    state = _small_position(0)
+    state = small_position(0)
     p = state.current_player
     rng = np.random.default_rng(12)
     ref, _ = reference(state.log, p, 2, rng, SAMPLES, 10**7)
