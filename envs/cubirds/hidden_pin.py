@@ -443,18 +443,58 @@ def step_back(before: dict[int, float], items: list, kept: dict, rest: int, u: f
     """One member's content drawn backwards: given what is left after it (``rest``), one of
     its ``items`` in proportion to its weight times the ways to what was left before it
     (``before``), by the uniform ``u``; returns what was left before it and the content. The
-    running sums are kept per ``rest`` in ``kept`` (made on first use)."""
+    running sums are kept per ``rest`` in ``kept`` (made on first use: :func:`_running_sums`)."""
     got = kept.get(rest)
     if got is None:
-        ways = [
-            (before[rest + code] * w, rest + code, c)
-            for code, w, c in items
-            if rest + code in before
-        ]
-        got = kept[rest] = (list(accumulate(w for w, _, _ in ways)), ways)
-    cums, ways = got
-    _, rest, content = ways[min(bisect_right(cums, u * cums[-1]), len(cums) - 1)]
-    return rest, content
+        got = kept[rest] = _running_sums(before, items, kept, rest)
+    cums, lefts, contents = got
+    j = min(bisect_right(cums, u * cums[-1]), len(cums) - 1)
+    return lefts[j], contents[j]
+
+
+#: A member's running sums are made with NumPy from its ``ARRAYS_AFTER``-th new ``rest`` on
+#: (session 40), where it has at least ``ARRAYS_ITEMS`` contents and what was left before it
+#: has no more entries than the Python sums so far went through (sorting them is made once;
+#: with fewer contents NumPy's calls cost more than the Python). A search agent meets hundreds
+#: of new ``rest``s at such a position (the bench's five-player middle position 15: about two
+#: a call in its first 200 calls). The same sums, bit for bit, either way: only the cost
+#: depends on what came before.
+ARRAYS_AFTER, ARRAYS_ITEMS = 8, 128
+_MISSES, _ARRAYS = -1, -2  # (keys of ``kept`` beside the rests, which are never negative)
+
+
+def _running_sums(before: dict[int, float], items: list, kept: dict, rest: int) -> tuple:
+    """For ``step_back``: the running sums of the weights of ``items`` given ``rest``, and for
+    each the content left before it and its own content (those with a weight only)."""
+    arrays = kept.get(_ARRAYS)
+    if arrays is None:
+        misses = kept[_MISSES] = kept.get(_MISSES, 0) + 1
+        if misses < ARRAYS_AFTER or len(items) < ARRAYS_ITEMS or len(before) > misses * len(items):
+            ways = [
+                (before[rest + code] * w, rest + code, c)
+                for code, w, c in items
+                if rest + code in before
+            ]
+            return (
+                list(accumulate(w for w, _, _ in ways)),
+                [r for _, r, _ in ways],
+                [c for _, _, c in ways],
+            )
+        order = sorted(before)
+        arrays = kept[_ARRAYS] = (
+            np.array(order, dtype=np.int64),
+            np.array([before[k] for k in order]),
+            np.array([code for code, _, _ in items], dtype=np.int64),
+            np.array([w for _, w, _ in items]),
+            [c for _, _, c in items],
+        )
+    keys, values, codes, weights, contents = arrays
+    lefts = codes + rest
+    at = np.minimum(np.searchsorted(keys, lefts), len(keys) - 1)
+    hit = np.flatnonzero(keys[at] == lefts)
+    # (cumsum adds in order, as accumulate does: the same sums)
+    cums = np.cumsum(values[at[hit]] * weights[hit]).tolist()
+    return cums, lefts[hit].tolist(), [contents[i] for i in hit.tolist()]
 
 
 #: The most cells of a pile's grid (every content it can leave, by mixed radix) over which a

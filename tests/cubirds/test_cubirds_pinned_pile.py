@@ -146,3 +146,26 @@ def test_a_pile_pinned_whole_keeps_many_more_proposals_there(monkeypatch):
     single = _model(monkeypatch, False)
     assert single.pile_pin is None and single.pin is not None
     assert whole >= 120 > 12 >= kept(single)
+
+
+def test_the_running_sums_made_in_arrays_draw_the_same_splits(monkeypatch):
+    # Session 40: a member of a pinned pile with many contents makes its running sums with
+    # NumPy once it has met enough new rests (hidden_pin.ARRAYS_AFTER). The bench's five-player
+    # middle position of game 15 has such members. The samples must be the same, bit for bit,
+    # as with the sums made in Python alone, and the arrays must have been made.
+    from cardzoo.envs.cubirds import hidden, hidden_pin
+
+    state = game_position(State, Config(num_players=5), 15, 0.5)
+    p = state.current_player
+
+    def views(arrays: bool) -> list:
+        monkeypatch.setattr(hidden_pin, "ARRAYS_AFTER", 8 if arrays else 10**9)
+        monkeypatch.setattr(hidden, "_PLANS", [])
+        hidden_exact._BUILT.clear()
+        rng = np.random.default_rng(15)
+        worlds = [state.determinize(p, rng) for _ in range(200)]
+        kept = hidden.plan_for(state, p).exact_model.pile_pin._ways
+        assert any(hidden_pin._ARRAYS in ways for ways in kept) == arrays
+        return [[w.view(q) for q in range(5)] for w in worlds]
+
+    assert views(arrays=True) == views(arrays=False)
