@@ -1,20 +1,23 @@
 """Cubirds' rejection step in batches (:mod:`.hidden_reject`): where it keeps few proposals,
 many are drawn at once with NumPy, every seat's chain stepped for all of them together.
 
-At one draw pile with nothing pinned (no pile split among its seats, no tail, no fed pile, no
-capped box), a proposal is every other seat's boxes drawn from its own chain
-(:class:`.hidden_chain.SeatChain`) and it is kept with probability ``prod_s h_s(T_s) / max``
-(:meth:`.hidden_reject.Rejection._log_keep_last`). The scalar loop costs about 25 us a
-proposal in Python; where the rejection keeps one proposal in ten or fewer, a call pays for
-ten or more of them. Here each chain is laid out level by level (step ``r`` of a seat: its
-states, each state's choices with their cumulative weights normalised to 1 and offset by the
-state's index, so that one ``searchsorted`` picks a choice for every proposal at once), and the
-seats' levels of the same step are concatenated, so that one round of a few NumPy calls steps
-every seat of every proposal in the batch. The open cards of a box are drawn the same way from
-the species' cumulative tilts. A batch keeps the first proposal (in its order) that passes the
-keep step, which makes each call's sample a draw from the same distribution as the scalar loop's
-(a proposal's fate does not depend on the others'); the generator is consumed differently, so the
-samples differ from the scalar loop's for the same seed.
+With nothing pinned (no pile split among its seats, no tail, no fed pile, no capped box), a
+proposal is every other seat's boxes drawn from its own chain
+(:class:`.hidden_chain.SeatChain`); it is kept with probability ``prod_s h_s(T_s) / max``
+(:meth:`.hidden_reject.Rejection._log_keep_last`, ``T``: what it took from the last pile) if
+its boxes in each pile drawn to its end took exactly what that pile held, else never. The
+scalar loop costs about 25 us a proposal in Python; where the rejection keeps one proposal in
+ten or fewer, a call pays for ten or more of them. Here each chain is laid out level by level
+(step ``r`` of a seat: its states, each state's choices with their cumulative weights
+normalised to 1 and offset by the state's index, so that one ``searchsorted`` picks a choice
+for every proposal at once), and the seats' levels of the same step are concatenated, so that
+one round of a few NumPy calls steps every seat of every proposal in the batch. The open cards
+of a box are drawn the same way from the species' cumulative tilts. With several piles (since
+session 41) each step's counts are also summed pile by pile, one small matrix product. A batch
+keeps the first proposal (in its order) that passes the keep step, which makes each call's
+sample a draw from the same distribution as the scalar loop's (a proposal's fate does not
+depend on the others'); the generator is consumed differently, so the samples differ from the
+scalar loop's for the same seed.
 
 Where it serves is fixed when the model is built (``wanted``): the pilot that decided the
 sampler (a fixed seed) must have kept fewer than ``BATCH_BELOW`` of its proposals. A function
@@ -32,12 +35,14 @@ from cardzoo.envs.cubirds.data import NUM_SPECIES
 BATCH = 32
 #: The pilot's kept share below which batches serve (0: never).
 BATCH_BELOW = 0.125
+#: Several piles too (session 41; False: one pile alone, as in session 40).
+SEVERAL_PILES = True
 
 
 def wanted(model) -> BatchSampler | None:
     """A batch sampler for ``model``'s rejection step where it applies and its pilot kept fewer
     than ``BATCH_BELOW`` of its proposals, else None."""
-    if not BATCH_BELOW or model.seats is None or len(model.piles) > 1:
+    if not BATCH_BELOW or model.seats is None or (len(model.piles) > 1 and not SEVERAL_PILES):
         return None
     if any(getattr(model, a, None) is not None for a in ("pin", "pile_pin", "tail", "fed_last")):
         return None
@@ -144,6 +149,18 @@ class BatchSampler:
                 )
             )
         self.steps = [prog.n for prog in progs]
+        # Several piles: per step, which pile each drawing seat's box is in, as a matrix that
+        # sums the seats' counts pile by pile (None at one pile: the seats' sum is the pile's).
+        self.piles = None
+        if len(model.piles) > 1:
+            self.piles = []
+            for r in range(len(self.rounds)):
+                active = [k for k, n in enumerate(self.steps) if n > r]
+                onto = np.zeros((len(model.piles), len(active)), dtype=np.int64)
+                for col, k in enumerate(active):
+                    onto[model.box_pile[self.boxes[k][self.steps[k] - 1 - r]], col] = 1
+                self.piles.append(onto)
+            self.emptied = np.array(model.avail[:-1], dtype=np.int64)[:, None, :]
         self.rows = len(progs) * size
         # (at the first step every seat is at its root, its place among the seats)
         self.roots = np.repeat(np.arange(len(progs)), size)
@@ -172,10 +189,16 @@ class BatchSampler:
         # cards (at most every card of every box).
         u = rng.random(self.uniforms)
         used = size
-        done = np.zeros((self.rows, NUM_SPECIES), dtype=np.int64)  # per seat and proposal
         drawn = []
         at = self.roots
-        for seats, cum, last, rows, opens, nexts, probs, species, ends in self.rounds:
+        piles = self.piles
+        if piles is None:  # per seat and proposal
+            done = np.zeros((self.rows, NUM_SPECIES), dtype=np.int64)
+        else:  # per pile, proposal and species
+            took = np.zeros((len(piles[0]), size * NUM_SPECIES), dtype=np.int64)
+        for r, (seats, cum, last, rows, opens, nexts, probs, species, ends) in enumerate(
+            self.rounds
+        ):
             n = seats * size
             at = at[:n]
             j = np.searchsorted(cum, at + u[used : used + n], side="right")
@@ -195,13 +218,23 @@ class BatchSampler:
                         owner * NUM_SPECIES + species[pick], minlength=n * NUM_SPECIES
                     )
                     counts = counts + flat.reshape(n, NUM_SPECIES)
-            done[:n] += counts
+            if piles is None:
+                done[:n] += counts
+            else:
+                took += piles[r] @ counts.reshape(seats, size * NUM_SPECIES)
             drawn.append(counts)
             at = nexts[j]
-        taken = done.reshape(-1, size, NUM_SPECIES).sum(axis=0)
+        if piles is None:
+            taken = done.reshape(-1, size, NUM_SPECIES).sum(axis=0)
+        else:
+            took = took.reshape(-1, size, NUM_SPECIES)
+            taken = took[-1]
         top = self.log_h.shape[1] - 1
         log_keep = self.log_h[np.arange(NUM_SPECIES), np.minimum(taken, top)].sum(axis=1)
-        kept = np.flatnonzero(np.log1p(-u[:size]) <= log_keep - self.log_top)
+        keep = np.log1p(-u[:size]) <= log_keep - self.log_top
+        if piles is not None:
+            keep &= self._emptied(took)
+        kept = np.flatnonzero(keep)
         if not len(kept):
             return None
         p = int(kept[0])
@@ -211,3 +244,8 @@ class BatchSampler:
                 x[boxes[steps - 1 - r]] = drawn[r][k * size + p].tolist()
         x[-1] = [a - t for a, t in zip(self.pile, taken[p].tolist())]
         return x
+
+    def _emptied(self, took: np.ndarray) -> np.ndarray:
+        """Per proposal (``took``: per pile, proposal and species), whether its boxes took
+        exactly what every pile drawn to its end held (the piles' condition: 1 or 0)."""
+        return (took[:-1] == self.emptied).all(axis=(0, 2))

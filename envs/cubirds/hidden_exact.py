@@ -213,7 +213,7 @@ _SETTINGS = (
     (hidden_pin, "PILE_STEPS GRID_CELLS GRID_PAIRS GRID_SPARSITY"),
     (hidden_group, "GROUPS LAST_PILE REST_CONTENTS GROUP_STEPS"),
     (hidden_count, "TIGHT_BOUNDS GREEDY_ORDER NEEDS HOPELESS"),
-    (hidden_batch, "BATCH BATCH_BELOW"),
+    (hidden_batch, "BATCH BATCH_BELOW SEVERAL_PILES"),
 )
 
 

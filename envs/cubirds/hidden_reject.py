@@ -2,7 +2,7 @@
 drawn seat by seat from the chains (with the piles pinned where the model pinned them), and the
 probability to keep it. Split from :mod:`.hidden_exact` (session 16), whose
 :class:`~.hidden_exact.ExactModel` inherits it; the argument for each factor is there and in
-:mod:`.hidden_pin` and :mod:`.hidden_group`. At one pile with nothing pinned, where the pilot
+:mod:`.hidden_pin` and :mod:`.hidden_group`. With nothing pinned, where the pilot
 keeps under ``hidden_batch.BATCH_BELOW`` of its proposals, they are drawn in NumPy batches
 (:mod:`.hidden_batch`, session 40): the same distribution, fewer Python steps a proposal.
 """

@@ -177,13 +177,16 @@ def seat_chains(turns: range) -> list:
     return out
 
 
-def small_position(seed: int, n: int = 2) -> State:
+def small_position(seed: int, n: int = 2, piles: int = 1) -> State:
     """The first position of an ``n``-player game (turn >= 3, default options) at which the
     brute-force reference (``cubirds_posterior.reference``) keeps between 3 % and 50 % of its
-    tries: small enough for it, large enough to tell samplers apart."""
+    tries: small enough for it, large enough to tell samplers apart. ``piles``: at least that
+    many draw piles since the last public source."""
     rng = np.random.default_rng(99)
     for state in random_states(n, seed, every=3, config=Config(num_players=n)):
         if state.terminal or state.turn < 3:
+            continue
+        if piles > 1 and len(ExactModel(state.log, state.current_player, n).piles) < piles:
             continue
         got, tries = reference(state.log, state.current_player, n, rng, 100, 3000)
         if 0.03 <= sum(got.values()) / tries <= 0.5:

@@ -5,7 +5,9 @@ proposals many at a time with NumPy instead of one by one. The samples must come
 distribution as the scalar loop's (which ``test_cubirds_exact_posterior.py`` checks against the
 brute-force reference), agree with everything the seat saw, and stay a function of the seat's
 information and the generator. The bench's five-player middle position of game 3 is the one
-it was made for: its rejection keeps about 6 % of the proposals.
+it was made for: its rejection keeps about 6 % of the proposals. Since session 41 the batches
+serve several piles too (each pile drawn to its end must come out exactly); seeded five-player
+game 1001 after 137 decisions (two piles, nothing pinned, about 3 % kept) is such a position.
 """
 
 from __future__ import annotations
@@ -26,6 +28,12 @@ ALPHA = 1e-4
 def _bench_position() -> State:
     """The bench's five-player middle position of its game 3 (``cardzoo bench``)."""
     return game_position(State, Config(num_players=5), 3, 0.5)
+
+
+def _two_piles() -> State:
+    """Five players, seeded game 1001 after 137 decisions: two piles, the rejection keeping
+    about 3 % of its proposals."""
+    return game_position(State, Config(num_players=5), 1001, 137)
 
 
 def _worlds(model, rng: np.random.Generator, count: int, batches: bool) -> Counter:
@@ -104,3 +112,58 @@ def test_batched_samples_are_a_function_of_the_seat_information():
     hidden_exact._BUILT.clear()
     fresh = state.clone().determinize(p, np.random.default_rng(7))
     assert [used.view(q) for q in range(5)] == [fresh.view(q) for q in range(5)]
+
+
+def test_a_two_pile_position_is_sampled_in_batches_by_default():
+    model = fresh_model(_two_piles())
+    assert len(model.piles) == 2 and model.pin is None and model.pile_pin is None
+    assert model.batch is not None and model.batch.piles is not None
+
+
+def test_at_two_piles_batches_and_the_scalar_loop_sample_the_same_distribution():
+    model = fresh_model(_two_piles())
+    rng = np.random.default_rng(41)
+    batched = _worlds(model, rng, 1500, batches=True)
+    scalar = _worlds(model, rng, 1500, batches=False)
+    assert worst_p_value(batched, scalar) > ALPHA
+
+
+def _chains_alone(monkeypatch) -> None:
+    """Several piles sampled by the seats' chains and the rejection step alone (nothing
+    pinned, no box capped, no tail), as the batches take them."""
+    monkeypatch.setattr(hidden_exact, "MULTI_PILE_SEATS", 2)
+    for name in ("PIN_BOX", "PIN_PILE", "CAP_SOLE_BOXES"):
+        monkeypatch.setattr(hidden_exact, name, False)
+    monkeypatch.setattr(hidden_exact, "TAIL_KEPT", 0)
+
+
+@pytest.mark.parametrize(("n", "seed"), [(2, 0), (3, 0)])
+def test_batches_at_several_piles_match_the_rejection_reference(n, seed, monkeypatch):
+    _chains_alone(monkeypatch)
+    state = small_position(seed, n, piles=2)
+    model = fresh_model(state)
+    assert len(model.piles) > 1 and model.seats is not None
+    model.batch = hidden_batch.BatchSampler(model)
+    rng = np.random.default_rng(seed)
+    for _ in range(200):  # each box in its pile: the emptied piles come out exactly
+        x = model.batch.sample(rng, 10**6)
+        assert x is not None
+        took = [[0] * 8 for _ in model.piles]
+        for g, counts in enumerate(x[:-1]):
+            took[model.box_pile[g]] = [t + c for t, c in zip(took[model.box_pile[g]], counts)]
+        assert took[:-1] == model.avail[:-1] and min(x[-1]) >= 0
+        assert [t + r for t, r in zip(took[-1], x[-1])] == model.avail[-1]
+    ref, _ = reference(state.log, state.current_player, n, rng, 3000, 10**7)
+    assert worst_p_value(ref, _worlds(model, rng, 3000, batches=True)) > ALPHA
+
+
+def test_the_reference_notices_batches_that_leave_an_emptied_pile_unchecked(monkeypatch):
+    # The same comparison with the emptied piles' condition dropped must fail.
+    _chains_alone(monkeypatch)
+    state = small_position(0, 3, piles=2)
+    model = fresh_model(state)
+    model.batch = hidden_batch.BatchSampler(model)
+    monkeypatch.setattr(hidden_batch.BatchSampler, "_emptied", lambda self, took: True)
+    rng = np.random.default_rng(0)
+    ref, _ = reference(state.log, state.current_player, 3, rng, 3000, 10**7)
+    assert worst_p_value(ref, _worlds(model, rng, 3000, batches=True)) < ALPHA
