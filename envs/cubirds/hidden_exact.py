@@ -72,16 +72,14 @@ a pile a reshuffle makes of them counted by the joint programme (``FED_PILES``) 
 pile alone fed, by the chains (:class:`.hidden_fed.FedLast`; 2-3 players), the pile before it
 pinned whole even where one seat alone drew it (``hidden_fed.FED_SOLE``, session 39).
 
-Not covered (:func:`cardzoo.envs.cubirds.hidden.sample_hidden` then uses the inexact replay):
-fed piles where both ways exceed their limits or an earlier pile is fed (most of them at 3 to 5
-players; :class:`TooLarge` at reading if ``FED_PILES`` is 0); positions whose chains and joint
-programme both exceed their limits; samples whose rejection step keeps nothing in
-``REJECT_TRIES`` rounds while the joint programme is too large (``sample`` returns None).
+Not covered (:func:`.hidden.sample_hidden` then uses the inexact replay): fed piles where both
+ways exceed their limits or an earlier pile is fed (:class:`TooLarge` if ``FED_PILES`` is 0);
+positions whose chains and joint programme both exceed their limits; samples whose rejection
+keeps nothing in ``REJECT_TRIES`` rounds while the joint programme is too large (None).
 
-Reuse: a position's model is built once (:func:`.hidden.plan_for`); a build's results are kept
-by everything it read (``_BUILT``) and the seat chains share the counts of every prefix of a
-seat's boxes (:mod:`.hidden_chain`), a function of the key alone, so a sample never depends on
-what was kept (``tests/cubirds/test_cubirds_chain_reuse.py``).
+Reuse: a position's model is built once (:func:`.hidden.plan_for`), its results kept by all it
+read (``_BUILT``); the seat chains share the counts of every prefix of a seat's boxes
+(:mod:`.hidden_chain`). A function of the key alone: a sample never depends on what was kept.
 """
 
 from __future__ import annotations
@@ -95,6 +93,7 @@ from cardzoo.envs.cubirds import (
     hidden_fed,
     hidden_group,
     hidden_pin,
+    hidden_reject,
     hidden_tail,
 )
 from cardzoo.envs.cubirds.data import (
@@ -214,6 +213,7 @@ _SETTINGS = (
     (hidden_group, "GROUPS LAST_PILE REST_CONTENTS GROUP_STEPS"),
     (hidden_count, "TIGHT_BOUNDS GREEDY_ORDER NEEDS HOPELESS"),
     (hidden_batch, "BATCH BATCH_BELOW SEVERAL_PILES"),
+    (hidden_reject, "DRAW_ORDER"),
 )
 
 
@@ -235,7 +235,7 @@ def _settings() -> tuple:
 _BUILT: dict[tuple, tuple[bool, dict]] = {}
 BUILT_KEPT = 64
 _SHARED = """limits seats joint joint_tried tilt log_h log_top closed spent pin pile_pin
-    tail most_taken fed_last batch""".split()
+    tail most_taken fed_last batch draw_order""".split()
 
 
 class ExactModel(Rejection):
@@ -380,7 +380,7 @@ class ExactModel(Rejection):
             self._partial_joint = (None, 0.0)  # (a joint tried later starts afresh)
             return got[0]
         ok = self._build(max_states, max_options)
-        self.batch = self.batch_for(ok)
+        self.samplers_for(ok)
         self._partial_joint = (None, 0.0)  # (its tables are not needed after the build)
         _BUILT[key] = (ok, {name: getattr(self, name) for name in _SHARED if hasattr(self, name)})
         if len(_BUILT) > BUILT_KEPT:

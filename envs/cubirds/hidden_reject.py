@@ -27,6 +27,9 @@ def _pinned(pin, rng: np.random.Generator, counts, taken: list[int]):
     return drawn
 
 
+#: Proposals draw first the seats whose boxes close a pile not pinned (``_draw_order``;
+#: False: the seats' order, as before session 41).
+DRAW_ORDER = True
 #: ``lgamma(k + 1)`` for every card count of the game's deck (``_log_factorial``).
 _LOG_FACTORIALS = [math.lgamma(k + 1) for k in range(128)]
 
@@ -63,9 +66,11 @@ class Rejection:
             first += pile_pin.places[-1] < 0  # what is left of the last pile, split too
         tail = getattr(self, "tail", None)
         later = () if tail is None else tail.places  # the tail's seats: drawn after the keep
-        for i, (boxes, prog) in enumerate(self.seats):
+        seats = self.seats
+        for i in getattr(self, "draw_order", None) or range(len(seats)):
             if i in later:
                 continue
+            boxes, prog = seats[i]
             if pile_pin is not None and i >= first:
                 drawn = _pinned(pile_pin.pins[i - first], rng, split[i - first], taken)
             elif pin is not None and i == len(self.seats) - 1:
@@ -137,9 +142,32 @@ class Rejection:
             *(getattr(self, name, None) for name in ("pin", "pile_pin", "tail", "fed_last")),
         )
 
-    def batch_for(self, built: bool):
-        """The batch sampler of a model just built (``built``: it fits), or None."""
-        return hidden_batch.wanted(self) if built else None
+    def samplers_for(self, built: bool) -> None:
+        """What a model just built (``built``: it fits) draws its proposals with: the seats'
+        order (``draw_order``) and the batch sampler, if any."""
+        self.draw_order = self._draw_order()
+        self.batch = hidden_batch.wanted(self) if built else None
+
+    def _draw_order(self) -> list[int] | None:
+        """The seats in the order a proposal draws them, where it matters: those with a box
+        in a pile drawn to its end and not pinned whole come first, since that pile's
+        condition turns a proposal down as soon as its last box is drawn (session 41: at
+        several piles with one pinned, most proposals are turned down there). Given the
+        pinned split, the seats' draws are independent: any order samples the same
+        distribution. The seat of a single pinned box stays last; None: the seats' order."""
+        if not DRAW_ORDER or self.seats is None or len(self.piles) < 2:
+            return None
+        pile_pin = getattr(self, "pile_pin", None)
+        pinned = -1 if pile_pin is None else pile_pin.index
+        last = len(self.piles) - 1
+        fixed = 1 if getattr(self, "pin", None) is not None else 0
+        movable = range(len(self.seats) - fixed)
+
+        def later(i: int) -> bool:
+            return all(self.box_pile[g] in (pinned, last) for g in self.seats[i][0])
+
+        order = sorted(movable, key=later) + list(range(len(movable), len(self.seats)))
+        return None if order == sorted(order) else order
 
     def first_kept(self, rng: np.random.Generator, tries: int) -> list[list[int]] | None:
         """The first of up to ``tries`` proposals that the rejection step keeps, in batches
