@@ -56,8 +56,9 @@ def test_the_bench_position_is_sampled_in_batches_by_default():
     assert model.batch is not None
 
 
-def test_batches_and_the_scalar_loop_sample_the_same_distribution():
-    model = fresh_model(_bench_position())
+@pytest.mark.parametrize("position", ["one pile", "two piles"])
+def test_batches_and_the_scalar_loop_sample_the_same_distribution(position):
+    model = fresh_model(_bench_position() if position == "one pile" else _two_piles())
     rng = np.random.default_rng(40)
     batched = _worlds(model, rng, 2000, batches=True)
     scalar = _worlds(model, rng, 2000, batches=False)
@@ -118,14 +119,6 @@ def test_a_two_pile_position_is_sampled_in_batches_by_default():
     model = fresh_model(_two_piles())
     assert len(model.piles) == 2 and model.pin is None and model.pile_pin is None
     assert model.batch is not None and model.batch.piles is not None
-
-
-def test_at_two_piles_batches_and_the_scalar_loop_sample_the_same_distribution():
-    model = fresh_model(_two_piles())
-    rng = np.random.default_rng(41)
-    batched = _worlds(model, rng, 1500, batches=True)
-    scalar = _worlds(model, rng, 1500, batches=False)
-    assert worst_p_value(batched, scalar) > ALPHA
 
 
 def _chains_alone(monkeypatch) -> None:
