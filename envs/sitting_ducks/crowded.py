@@ -667,8 +667,11 @@ def _summed(
     unseen = np.array(split.unseen, dtype=float)
     lasts = [
         now.LastStep(s.last, split.final[q], unseen, s.live, len(s.rows[-1]), tilt)
-        for s, q in zip(seats, others)
+        for s, q in zip(seats[:-1], others[:-1])
     ]
+    s, q = seats[-1], others[-1]
+    extra = now.leftover_of_last(int(unseen.sum()), lasts, split.final[q])
+    lasts.append(now.LastStep(s.last, split.final[q], unseen, s.live, len(s.rows[-1]), tilt, extra))
     now.link(lasts)  # one kept array for the seats: a batch draws every seat's hand at once
     levels, final, more = _swept(seats, prev, alpha, split.pools[-1], lasts, sum(split.unseen))
     return None if more == float("-inf") else ("swept", levels, final, scale + more, lasts)

@@ -15,6 +15,11 @@ chosen per seat and candidate ``G`` (``LastStep.dealt``), as ``exact.py`` does f
   (a seat whose record barely constrains its hand accepts nearly always, where drawing it
   independently of the others would often not fit).
 
+Where the draw pile holds at most ``DEAL_LAST_PILE`` unseen cards, the last seat is also dealt
+at the rows where a deal from what the others leave proposes less weight than drawing it, and
+its dealt rows' ``top`` is taken over the hands ``U`` can make (``leftover_of_last``, session
+42): with the pile empty its hand is exactly what the others leave.
+
 The split's proposal weight carries each seat's bound (``norm`` drawn, ``top`` dealt) and the
 ways to deal the dealt seats' cards, ``(|U| - n_D)_(n_T)`` (``log_deal``), so that the proposal
 times the acceptance is exactly the target times a constant: the accepted sample is exact. A
@@ -65,6 +70,41 @@ _SHIFTS = 4 * _KINDS
 #: so that its packed counts and log weight read as nothing without a masked write.
 _PACKED = [np.append(t.counts @ (1 << _SHIFTS), 0) for t in _HANDS]
 _LOG_FACT = np.array([lgamma(n + 1.0) for n in range(256)])
+#: Where the draw pile holds few unseen cards, the last seat's hand now is nearly what the
+#: other seats leave of ``U``, and drawing it from its own weights rarely fits theirs: the last
+#: seat is then also dealt, from their leftovers, at the rows where that proposes less weight
+#: than drawing it (``leftover_of_last``, session 42). Either choice is exact.
+DEAL_LAST_FROM_LEFT = True
+#: ... and there its dealt rows are bounded by their largest ``phi`` among the hands ``U`` can
+#: make (a dealt hand always comes from ``U``), not among every hand.
+BOUND_BY_POOL = True
+#: ... where the draw pile holds at most this many unseen cards (the rule's first test).
+DEAL_LAST_PILE = 2
+
+
+def _ordered(n: float, size: int) -> float:
+    """``(n)_size``: the ordered deals of ``size`` cards from ``n``."""
+    out = 1.0
+    for i in range(size):
+        out *= n - i
+    return out
+
+
+def leftover_of_last(unseen_total: int, others: list[LastStep], size: int) -> int | None:
+    """What the last seat (``size`` cards) would be dealt from (``LastStep``'s ``leftover``):
+    ``|U|`` less the other seats' cards, each counted by the share of its live rows drawn.
+    None (the usual rule alone) where the draw pile holds more than ``DEAL_LAST_PILE`` unseen
+    cards: there nothing changes, and nothing is computed beyond that test."""
+    pile = unseen_total - size - sum(last.size for last in others)
+    if not DEAL_LAST_FROM_LEFT or pile > DEAL_LAST_PILE:
+        return None
+    if any(last.tilt is not None for last in others):
+        return None
+    drawn = 0.0
+    for last in others:  # a seat dealt at some rows leaves its cards to the deal there
+        live = last.norm > 0
+        drawn += last.size * float((live & ~last.dealt).sum()) / max(1, int(live.sum()))
+    return int(round(unseen_total - drawn))
 
 
 class LastStep:
@@ -101,6 +141,7 @@ class LastStep:
         live: np.ndarray | None = None,
         rows: int = 0,
         tilt: np.ndarray | None = None,
+        leftover: int | None = None,
     ) -> None:
         table = _HANDS[size]
         # Only the per-row totals are needed for every row: ``B * (U)_H`` is summed as one
@@ -112,18 +153,28 @@ class LastStep:
             self.falling = self.falling * np.exp(table.counts @ tilt)
         self.size = size
         norm = b @ self.falling
-        top = (b / table.orders).max(axis=1) if len(b) else np.zeros(0)
+        phi = b / table.orders
+        top = phi.max(axis=1) if len(b) else np.zeros(0)
         self._where = None
         if live is not None:  # ``b`` holds only the rows ``live`` of ``rows``: the rest weigh 0
             self._where = np.full(rows, -1, dtype=np.int64)
             self._where[live] = np.arange(len(live))
             norm, top = _spread(norm, live, rows), _spread(top, live, rows)
         self.norm = norm
+        safe = np.where(top > 0, top, 1.0)
         deals = float(np.prod(unseen.sum() - np.arange(size)))  # (|U|)_m ordered deals
-        self.safe = np.where(top > 0, top, 1.0)
         at_least = DEALT_AT_LEAST * (1.0 - TIE_SLACK) * deals
-        self.dealt = (top > 0) & (self.norm >= at_least * self.safe) & (tilt is None)
-        self.bound = np.where(self.dealt, top, self.norm)
+        self.dealt = (top > 0) & (self.norm >= at_least * safe) & (tilt is None)
+        held = top
+        if leftover is not None and tilt is None:  # (``leftover_of_last``)
+            if BOUND_BY_POOL and len(b):
+                pool = np.flatnonzero(self.falling > 0)
+                held = phi[:, pool].max(axis=1) if len(pool) else np.zeros(len(b))
+                held = _spread(held, live, rows) if live is not None else held
+            near = held * _ordered(leftover, size) * (1.0 + TIE_SLACK)
+            self.dealt |= (held > 0) & (self.norm > near)
+        self.safe = np.where(held > 0, held, 1.0)
+        self.bound = np.where(self.dealt, held, self.norm)
         # The rows drawn from so far, in one sorted array shared by the seats (``link``; a
         # seat alone gets its own on first use: most are never drawn from).
         self._kept = None

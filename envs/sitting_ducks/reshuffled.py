@@ -195,11 +195,13 @@ class _Chain:
             scale += ends[-1][3]
         self.rows = pos[-1]
         self.hands = final[0] if final else None
-        self.lasts = [
-            now.LastStep(v, size, unseen, live, len(rows))
-            for (v, live, size, _), rows in zip(ends, cands[-1])
-            if not final
-        ]
+        self.lasts = []
+        if not final:
+            for i, ((v, live, size, _), rows) in enumerate(zip(ends, cands[-1])):
+                extra = None
+                if i == len(ends) - 1:
+                    extra = now.leftover_of_last(int(unseen.sum()), self.lasts, size)
+                self.lasts.append(now.LastStep(v, size, unseen, live, len(rows), leftover=extra))
         if self.lasts:  # one kept array for the seats: a batch draws every seat's hand at once
             now.link(self.lasts)
         if final:  # the hands now summed exactly: weights per way of taking them

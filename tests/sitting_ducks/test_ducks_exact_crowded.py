@@ -252,7 +252,10 @@ def test_a_position_accepting_under_one_percent_is_sampled_not_replayed(monkeypa
     now accept about 0.3 % of the rejection's proposals. The trial (4096 proposals, at least
     1/1024 accepted) serves it, where the trial before session 11 (256 proposals, at least
     1 %) sent it to the replay; its samples come from the rejection's batches (up to 512
-    proposals each) and keep the seat's view."""
+    proposals each) and keep the seat's view. (Without ``now.DEAL_LAST_FROM_LEFT``: the pile
+    holds two cards there, and since session 42 the last seat's deal from what the others
+    leave keeps 2.4 % of the proposals; this test is about the trial.)"""
+    monkeypatch.setattr(now, "DEAL_LAST_FROM_LEFT", False)
     state = _randomly_played(5, 1, 142)
     player = state.current_player
     monkeypatch.setattr(reshuffled, "MIN_ACCEPTANCE", 0.0)
@@ -478,7 +481,10 @@ def test_a_position_accepting_under_1_in_1024_is_sampled_not_replayed(monkeypatc
     trial of session 11 (4096, at least 1/1024) sent it to the replay. (Counted with the
     rows walked back, ``last_split.MAX_PATHS`` 0: the listed paths read the trial's uniforms
     otherwise, and accept 4 of its first 4096; and in the usual seat order, ``SPREAD_FIRST``
-    off: the proposals follow the order the seats are summed in.)"""
+    off: the proposals follow the order the seats are summed in. And without
+    ``now.DEAL_LAST_FROM_LEFT``: since session 42 the last seat is dealt from what the others
+    leave there, and 62 of 10,240 proposals are kept.)"""
+    monkeypatch.setattr(now, "DEAL_LAST_FROM_LEFT", False)
     monkeypatch.setattr(last_split, "MAX_PATHS", 0)
     monkeypatch.setattr(crowded, "SPREAD_FIRST", False)
     state = game_position(State, Config(num_players=6), 1001, 173)

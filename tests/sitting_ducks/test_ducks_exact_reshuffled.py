@@ -75,17 +75,22 @@ def test_exact_after_reshuffles_matches_the_brute_force(
     assert p_value(worlds, sampled, SAMPLES) > ALPHA
 
 
-@pytest.mark.parametrize("dealt", [None, 0.0, float("inf")])
+@pytest.mark.parametrize("dealt", [None, 0.0, float("inf"), "last"])
 @pytest.mark.parametrize("batches", [(1,), (4, 16)])
 @pytest.mark.parametrize("case", [1, 4, 5, 7])
 def test_the_rejection_path_matches_the_brute_force(monkeypatch, case, batches, dealt):
     """Where the hands now have too many ways to be summed exactly (``MAX_CELLS``), they come
     by rejection, one proposal at a time or in batches: still exact, whether the seats' hands
     now are drawn on their own, dealt from what is left (``now.py``; ``dealt`` 0: every seat
-    that can be, infinite: none) or chosen per seat (None: the default rule)."""
+    that can be, infinite: none, "last": the last seat alone, by ``now.DEAL_LAST_FROM_LEFT``
+    whatever the pile holds) or chosen per seat (None: the default rules)."""
     monkeypatch.setattr(reshuffled, "MAX_CELLS", 0)
-    if dealt is not None:
+    if dealt == "last":
+        monkeypatch.setattr(now, "DEALT_AT_LEAST", float("inf"))
+        monkeypatch.setattr(now, "DEAL_LAST_PILE", 99)
+    elif dealt is not None:
         monkeypatch.setattr(now, "DEALT_AT_LEAST", dealt)
+        monkeypatch.setattr(now, "DEAL_LAST_FROM_LEFT", False)
     monkeypatch.setattr(reshuffled, "BATCHES", batches)
     monkeypatch.setattr(reshuffled, "ADAPTIVE", False)  # these batches wherever a trial ran
     monkeypatch.setattr(exact, "_CACHE", {})
@@ -93,6 +98,9 @@ def test_the_rejection_path_matches_the_brute_force(monkeypatch, case, batches, 
     lasts = [last for chain in post.chains for last in chain.lasts]
     if dealt == 0.0:  # every seat dealt wherever its hand at the reshuffle is possible
         assert all(last.dealt[last.norm > 0].all() for last in lasts)
+    elif dealt == "last":
+        assert all(not last.dealt.any() for c in post.chains for last in c.lasts[:-1])
+        assert any(c.lasts[-1].dealt.any() for c in post.chains)
     elif dealt is not None:
         assert not any(last.dealt.any() for last in lasts)
     _assert_case_matches_the_brute_force(case)
