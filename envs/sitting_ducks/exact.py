@@ -154,10 +154,21 @@ def play_step(v: np.ndarray, size: int, card: int, forced: Any, key: int) -> tup
 
 def draw_step(v: np.ndarray, size: int) -> tuple[np.ndarray, int]:
     """Weights over hands of ``size`` cards (last axis) after drawing a card of any kind."""
+    draw = _HANDS[size + 1].draw
+    if v.ndim == 2:
+        # Hands as rows (rows x hands -> hands x rows): ``take`` along the first axis copies
+        # whole rows, 2-3 times faster than gathering columns at 5-60 rows (session 43).
+        # The same sums in the same order, so the same bits; the answer is a transposed view.
+        padded = np.empty((v.shape[1] + 1, v.shape[0]))
+        padded[:-1] = v.T
+        padded[-1] = 0.0
+        out = np.take(padded, draw[0], axis=0)
+        for r in range(1, len(draw)):
+            out += np.take(padded, draw[r], axis=0)
+        return out.T, size + 1
     padded = np.concatenate([v, np.zeros((*v.shape[:-1], 1))], axis=-1)
     # One hand's predecessors at a time, added in place: the same sums in the same order as
     # gathering them all at once, without that (rows x 3 x hands) array (session 7).
-    draw = _HANDS[size + 1].draw
     out = padded[..., draw[0]]
     for r in range(1, len(draw)):
         out += padded[..., draw[r]]

@@ -125,6 +125,20 @@ def test_the_step_functions_walk_what_the_kept_walk_walks():
     assert got[1] == size and got[2] == pytest.approx(total) and np.allclose(got[0], v)
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_draw_over_rows_gives_each_rows_own_draw_to_the_bit(seed):
+    """``draw_step`` on rows of weights (taken with the hands as rows since session 43) gives,
+    row by row, the very bits of the same step on that row alone, at every hand size."""
+    rng = np.random.default_rng(seed)
+    for size in range(exact.MAX_HAND):
+        hands = len(exact._HANDS[size].hands)
+        v = rng.random((13, hands)) * (rng.random((13, hands)) < 0.3)
+        got, new_size = draw_step(v, size)
+        assert new_size == size + 1 and got.shape == (13, len(exact._HANDS[size + 1].hands))
+        for i in range(len(v)):
+            assert np.array_equal(got[i], draw_step(v[i], size)[0])
+
+
 def test_the_trial_made_in_two_parts_decides_as_the_whole_trial(monkeypatch):
     """At five players after a reshuffle a fixed trial decides whether the position is covered;
     it is made in parts (``TRIAL_PARTS``), stopping once enough were accepted. Along a seeded
