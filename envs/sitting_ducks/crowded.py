@@ -41,6 +41,9 @@ the same weights (five-player first calls 9-15 % cheaper, six-player 7-9 %).
 Since session 22 step 3 lists a step's fitting pairs once per (row, rest) combination of its
 partial splits (``_fitting_pairs``) and groups them with a 16-bit radix sort (``grouping.py``):
 the same samples, six-player first calls about 13 % cheaper (docs/rules/sitting_ducks.md).
+Since session 44 step 2 lists only its fitting pairs the same way (``FITTING_CLOSED``): before,
+it made every non-zero pair first and declined past ``MAX_WAYS`` of them, which sent 4 of
+11,461 six-player calls along seeds 3000-3059 to the replay; the same pairs, the same samples.
 
 The seats are summed fewest hands per row at the last reshuffle first (:func:`spread_order`;
 how many partial ways a step builds depends much on the order), and where that passes
@@ -52,12 +55,12 @@ order came first; the measurements are in docs/rules/sitting_ducks.md, section 1
 The sums are the same as the listing's (a split left out has weight zero), so the sampler
 stays exact (``tests/sitting_ducks/test_ducks_exact_crowded.py``: brute force on tiny five-
 player positions one and two reshuffles in, every way of drawing the hands now). A position
-whose partial ways pass ``MAX_WAYS`` in one step (a memory guard) is declined (``NotCovered``)
-and served by the replay (``sampling.py``), as is one where the hands now by rejection accept
-too rarely (``reshuffled.MIN_ACCEPTANCE``, 1/1024 since session 11, 1/4096 since session 12:
-mostly when the draw pile is nearly empty) both plainly and tilted (``tilted.py``, since
-session 18). On by default (``reshuffled.CROWDED``). Measured: docs/rules/sitting_ducks.md,
-section 10.
+whose partial ways pass ``MAX_WAYS`` in one step, or whose fitting pairs pass ``MAX_KEPT``
+(memory guards), is declined (``NotCovered``) and served by the replay (``sampling.py``), as
+is one where the hands now by rejection accept too rarely (``reshuffled.MIN_ACCEPTANCE``,
+1/1024 since session 11, 1/4096 since session 12: mostly when the draw pile is nearly empty)
+both plainly and tilted (``tilted.py``, since session 18). On by default
+(``reshuffled.CROWDED``). Measured: docs/rules/sitting_ducks.md, section 10.
 """
 
 from __future__ import annotations
@@ -96,6 +99,10 @@ MAX_HAND_WAYS = 0
 #: Whether the seats are summed fewest hands per row first (``spread_order``), the usual order
 #: (``split.others``) being the retry; False: the other way round, as before session 26.
 SPREAD_FIRST = True
+#: Whether the steps into the reshuffles before the last list only their fitting pairs too
+#: (``_fitting_pairs``, capped at ``MAX_KEPT`` kept), as the last sweep does; False: every
+#: non-zero pair is made first, capped at ``MAX_WAYS`` made, as before session 44.
+FITTING_CLOSED = True
 #: Per hand size: each hand's counts per kind, small ints.
 _COUNTS = [t.counts.astype(np.int16) for t in _HANDS]
 
@@ -294,10 +301,13 @@ def _extend(prev: np.ndarray, alpha: np.ndarray, seats: list[_Seat], b: int, poo
     for i, seat in enumerate(seats):
         m = seat.mats[b] * seat.alive[b][None, :]
         p = prev[src, i] if b else np.zeros(len(src), dtype=np.int64)
-        way, col = _nonzero_pairs(m, p)
         hands = _COUNTS[seat.sizes[b]][seat.rows[b]]
-        ok, rest = _take_hands(left, way, col, hands, packing, done[i + 1])
-        way, col = way[ok], col[ok]
+        if FITTING_CLOSED:
+            way, col, rest = _fitting_pairs(m, p, left, hands, packing, done[i + 1])
+        else:
+            way, col = _nonzero_pairs(m, p)
+            ok, rest = _take_hands(left, way, col, hands, packing, done[i + 1])
+            way, col = way[ok], col[ok]
         left, src = rest, src[way]
         acc = np.concatenate([acc[way], col[:, None]], axis=1)
         w = w[way] * m[p[way], col]

@@ -438,6 +438,38 @@ def test_a_position_past_6m_pairs_kept_is_sampled_exactly(monkeypatch):
     assert all(isinstance(c, last_split.Swept) for c in post.chains)
 
 
+def test_a_closed_step_past_max_ways_pairs_made_is_sampled_exactly(monkeypatch):
+    """Six players, the seeded random game 3039 after 168 decisions: the step into the
+    reshuffle before the last one makes more than ``MAX_WAYS`` non-zero pairs, most of which
+    do not fit. With every pair made first (``FITTING_CLOSED`` off, as before session 44) the
+    position is declined, and the replay served it; with only the fitting pairs listed, as the
+    last sweep lists them, it is sampled exactly, and the samples are those the old way gives
+    with room for all its pairs (the same pairs in the same order: the same sums)."""
+    state = game_position(State, Config(num_players=6), 3039, 168)
+    player = state.current_player
+    assert crowded.FITTING_CLOSED
+
+    def samples(fitting: bool, most: int) -> list | None:
+        fresh = game_position(State, Config(num_players=6), 3039, 168)  # (nothing kept)
+        with monkeypatch.context() as m:
+            m.setattr(crowded, "FITTING_CLOSED", fitting)
+            m.setattr(crowded, "MAX_WAYS", most)
+            m.setattr(crowded, "_MEMOS", {})
+            m.setattr(exact, "_CACHE", {})
+            try:
+                post = reshuffled.Posterior(fresh, player)
+            except reshuffled.NotCovered:
+                return None
+        assert all(isinstance(c, last_split.Swept) for c in post.chains)
+        return [repr(post.draw(np.random.default_rng(k))) for k in range(8)]
+
+    assert samples(False, crowded.MAX_WAYS) is None
+    new = samples(True, crowded.MAX_WAYS)
+    assert new is not None and len(set(new)) > 1
+    assert new == samples(False, 100_000_000)
+    _assert_samples_keep_the_view(state, player)
+
+
 def test_fitting_pairs_are_the_pairs_made_at_once_that_fit(monkeypatch):
     """``crowded._fitting_pairs`` reads the fitting pairs off a table per distinct (row, rest)
     combination: the same pairs, in the same order, with the same rests, as making every
