@@ -12,7 +12,9 @@ average, each kind in the share ``U`` holds it (``ROUNDS`` rounds of ``PROPOSALS
 from a fixed seed, each moving ``t`` by ``STEP`` times the log of the ratio wanted / drawn;
 then ``t <= 0`` with its largest at 0), and the chains are summed again with each seat's
 bound under that tilt. The position is served if a trial of ``TRIAL`` proposals accepts at
-least ``MIN_ACCEPTANCE`` of them; else the replay serves it, as before.
+least ``MIN_ACCEPTANCE`` of them; else the plain proposals are tried once more against the
+same trial and floor (``reshuffled.PLAIN_AFTER_TILT``, session 44: a tilt can do worse than
+none), and if they fall short too the replay serves it, as before.
 
 Everything here is a function of the position (fixed seeds), so the sample stays a function
 of what the seat knows and the rng. Measured in ``docs/rules/sitting_ducks.md``.

@@ -102,19 +102,55 @@ def test_the_tilt_makes_a_kind_short_in_the_unseen_cards_rarer():
 def test_a_position_the_plain_trial_declines_is_served_tilted(monkeypatch):
     """Six players, the seeded random game 1 after 207 decisions (seeds 0-2 along which the
     trial declined three positions, session 17): one card left in the draw pile, five other
-    hands of three; the plain rejection accepts about 2 of 409,600 proposals, so it went to
-    the replay. Tilted, the trial accepts at least 1/16,384 and the samples keep the view."""
+    hands of three; the plain rejection accepted about 2 of 409,600 proposals then (about 1
+    in 5,600 since session 42's last seat dealt from what the others leave: under the first
+    trial's 1/4096 still), so it went to the replay. With the tilt and the plain retry of
+    session 44 both off it still would; tilted, the trial accepts at least 1/16,384 and the
+    samples keep the view."""
     state = game_position(State, Config(num_players=6), 1, 207)
     player = state.current_player
     assert len(state.draw) == 1
     with monkeypatch.context() as m:
         m.setattr(tilted, "fit", lambda post, rebuild: False)
+        m.setattr(reshuffled, "PLAIN_AFTER_TILT", False)
         with pytest.raises(reshuffled.NotCovered):
             reshuffled.Posterior(state, player)
     post = reshuffled.Posterior(state, player)
     assert all(c.lasts[0].tilt is not None for c in post.chains)
     accepted = post._proposals(np.random.default_rng(1), tilted.TRIAL)[2].sum()
     assert accepted >= tilted.TRIAL * tilted.MIN_ACCEPTANCE
+    assert exact.sample(state, player, np.random.default_rng(0)) is not None
+    _assert_samples_keep_the_view(state, player)
+
+
+def test_where_the_tilt_does_worse_the_plain_proposals_serve(monkeypatch):
+    """Six players, the seeded random game 3211 after 169 decisions: the draw pile is empty;
+    the plain proposals accept about 1/4100 (under the first trial's 1/4096), the tilted ones
+    about 1/16,900 (under their 1/16,384). Before session 44 the replay served it. Now the
+    plain proposals are tried again with the tilted trial's length and floor and serve: the
+    same samples as a first trial with that length and floor gives (the chains are the plain
+    ones again), and each keeps the view."""
+    state = game_position(State, Config(num_players=6), 3211, 169)
+    player = state.current_player
+    assert len(state.draw) == 0 and reshuffled.PLAIN_AFTER_TILT
+
+    def draws(**settings) -> list | None:
+        fresh = game_position(State, Config(num_players=6), 3211, 169)  # (nothing kept)
+        with monkeypatch.context() as m:
+            for name, value in settings.items():
+                m.setattr(reshuffled, name, value)
+            try:
+                post = reshuffled.Posterior(fresh, player)
+            except reshuffled.NotCovered:
+                return None
+        assert all(c.lasts[0].tilt is None for c in post.chains)
+        return [repr(post.draw(np.random.default_rng(k))) for k in range(6)]
+
+    assert draws(PLAIN_AFTER_TILT=False) is None
+    served = draws()
+    assert served is not None and len(set(served)) > 1
+    longer = {"TRIAL": tilted.TRIAL, "MIN_ACCEPTANCE": tilted.MIN_ACCEPTANCE}
+    assert served == draws(PLAIN_AFTER_TILT=False, **longer)
     assert exact.sample(state, player, np.random.default_rng(0)) is not None
     _assert_samples_keep_the_view(state, player)
 
