@@ -267,6 +267,7 @@ def test_a_position_accepting_under_one_percent_is_sampled_not_replayed(monkeypa
     monkeypatch.setattr(reshuffled, "TRIAL", 256)
     monkeypatch.setattr(reshuffled, "TRIAL_PARTS", (32,))
     monkeypatch.setattr(tilted, "fit", lambda post, rebuild: False)  # the first trial alone
+    monkeypatch.setattr(reshuffled, "PLAIN_AFTER_TILT", False)
     with pytest.raises(reshuffled.NotCovered):
         reshuffled.Posterior(state, player)
     monkeypatch.undo()
@@ -531,6 +532,7 @@ def test_a_position_accepting_under_1_in_1024_is_sampled_not_replayed(monkeypatc
         m.setattr(reshuffled, "MIN_ACCEPTANCE", 1 / 1024)
         m.setattr(reshuffled, "TRIAL_PARTS", (32, 256))
         m.setattr(tilted, "fit", lambda post, rebuild: False)  # the first trial alone
+        m.setattr(reshuffled, "PLAIN_AFTER_TILT", False)
         with pytest.raises(reshuffled.NotCovered):
             reshuffled.Posterior(state, player)
     monkeypatch.setattr(exact, "_CACHE", {})
