@@ -6,9 +6,12 @@ the action cards in each game of a match), every such decision of seeded random 
 determinized for the seat to play. A sample must look the same to that seat, hold exactly the
 cards it has not seen, and give every other seat a hand that some history of its own dealt cards
 and draws explains (each play held, every forced discard with only unplayable cards in hand,
-under the sampled colour in hidden mode): a backward search from the sampled hand. Positions
-after a reshuffle are served by the replay, whose samples
-``tests/sitting_ducks/test_ducks_sampling_complete.py`` checks with their witness histories.
+under the sampled colour in hidden mode): a backward search from the sampled hand, one seat at
+a time, which is a complete check only while every hidden card came from one pile. Positions
+after a reshuffle are served by the exact samplers of ``reshuffled.py`` and ``crowded.py``
+(checked against brute force on small decks in ``test_ducks_exact_reshuffled.py`` and
+``test_ducks_exact_crowded.py``), and where those decline by the replay, whose samples
+``test_ducks_sampling_complete.py`` checks with their witness histories.
 """
 
 from __future__ import annotations
