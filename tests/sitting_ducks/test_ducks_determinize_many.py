@@ -11,7 +11,8 @@ a time, which is a complete check only while every hidden card came from one pil
 after a reshuffle are served by the exact samplers of ``reshuffled.py`` and ``crowded.py``
 (checked against brute force on small decks in ``test_ducks_exact_reshuffled.py`` and
 ``test_ducks_exact_crowded.py``), and where those decline by the replay, whose samples
-``test_ducks_sampling_complete.py`` checks with their witness histories.
+``test_ducks_sampling_complete.py`` checks with their witness histories; at six players every
+such sample is checked for a history in ``test_ducks_history.py``.
 """
 
 from __future__ import annotations
