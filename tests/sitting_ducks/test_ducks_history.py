@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from itertools import permutations
 
 import numpy as np
 import pytest
 from cardzoo.envs.sitting_ducks import Config, State, exact
-from ducks_exact import exact_posterior, hidden_key
+from ducks_exact import _owner_choices, exact_posterior, hidden_key
 from ducks_history import has_history
 from test_ducks_exact_reshuffled import CASES, case_state
 
@@ -49,17 +48,6 @@ def _candidate_worlds(state: State, player: int):
         if q != player:
             unseen.update(hand)
     others = [q for q in range(state.num_players) if q != player]
-    if state.mode == "hidden":
-        mine = state.seat_colours[player].bit_length() - 1
-        free = [c for c in range(state.num_colours) if c != mine]
-        owner_choices = []
-        for perm in permutations(others):
-            owners = [player] * state.num_colours
-            for c, q in zip(free, perm):
-                owners[c] = q
-            owner_choices.append(owners)
-    else:
-        owner_choices = [state.colour_owner]
 
     def split(i: int, pool: Counter, hands: list):
         if i == len(others):
@@ -68,7 +56,7 @@ def _candidate_worlds(state: State, player: int):
         for hand in _sub_multisets(pool, len(state.hands[others[i]])):
             yield from split(i + 1, pool - Counter(hand), [*hands, hand])
 
-    for owners in owner_choices:
+    for owners in _owner_choices(state, player):
         for chosen, draw in split(0, unseen, []):
             hands = [None] * state.num_players
             hands[player] = list(state.hands[player])
